@@ -1,0 +1,299 @@
+//! The case format: what one YAML case file holds, field by field, and the [`Case`] it becomes.
+//!
+//! A case file is `cases/<RULE>/<topic>.yaml`; its first line is a yaml-language-server modeline
+//! pointing at `schemas/case.schema.json`, the contract that every file is validated against.
+//! A case's id is `<RULE>/<topic>/<name>`: stable, and never reused for another check.
+//!
+//! ```yaml
+//! # yaml-language-server: $schema=../../schemas/case.schema.json
+//! description: …                  # optional: what the topic covers
+//! groups:                         # cases that share a schema or tools
+//!   - description: …              # optional
+//!     input_schema: {…}           # optional: default for the group's normalize cases
+//!     tools: [{name, description?, input_schema}]   # optional: default for invoke and describe
+//!     cases:
+//!       - name: kebab-case-name   # last part of the id
+//!         clauses: [RT-TOOL-8.2]  # clause ids of the file's rule, from cases/rules.yaml
+//!         level: required         # required | interpretation | informational
+//!         summary: …              # one line: what is checked
+//!         note: …                 # the reading taken; mandatory unless level is required
+//!         normalize: …            # exactly one of normalize, invoke, describe
+//! ```
+//!
+//! The three kinds of check:
+//! - `normalize`: `input_schema` (or the group's), `arguments` as a model sent them, and
+//!   `expected`, the arguments that must reach the tool.
+//! - `invoke`: `tools` to register (or the group's), then a call: `tool`, `arguments`, and
+//!   `transports` (any of `direct`, `structured`, `http`; all three when absent). `expected` is
+//!   either `{outcome: executed, received}`, where `received` is what the handler must get (it runs
+//!   exactly once), or `{outcome: rejected, problems, expected_fields?}`, where `problems` is the
+//!   exact set of `{kind, field?, alternatives?}` the error must name (order ignored) and the
+//!   handler never runs. For every rejected call the runner also checks, without being asked, that
+//!   the message mentions get_api_spec, each problem's field and each expected field; that the
+//!   error's `expected_fields` match (`expected_fields` here, or else every root property of the
+//!   schema plus the names its root `required` and root anyOf/oneOf branches require); and that
+//!   the error is identical when the call is repeated, when the keys come in reverse order, and on
+//!   every transport.
+//! - `describe`: `tools` (or the group's), a `tool`, and `views` (`get_api_spec`, `direct`; both
+//!   when absent) that must each publish exactly the schema the tool was registered with.
+//!
+//! An `informational` case gives `behaviours`, a list of `{name, expected}` with at least two
+//! entries, instead of `expected`: the report records which one the implementation showed (or
+//! `other`), and never counts it as a failure.
+//!
+//! Values compare semantically (see [`crate::compare`]). YAML numbers are 64-bit, so a value whose
+//! exact digits matter is written as JSON text under the `!json` tag.
+
+use crate::tool::{Tool, Transport, View};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+use std::path::PathBuf;
+
+/// How a case's result counts towards a rule's standing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Follows from the rule text; a failure means the rule is not met.
+    Required,
+    /// The text is ambiguous; the case's note states the reading the suite takes.
+    Interpretation,
+    /// The rule leaves the point open; the report records the behaviour seen.
+    Informational,
+}
+
+impl Level {
+    /// All levels, in order.
+    pub const ALL: [Level; 3] = [Level::Required, Level::Interpretation, Level::Informational];
+
+    /// The level's name as it appears in case files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Required => "required",
+            Level::Interpretation => "interpretation",
+            Level::Informational => "informational",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a case is defined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// The case file, relative to the corpus root.
+    pub file: PathBuf,
+    /// 1-based line of the case's entry.
+    pub line: usize,
+    /// 1-based column of the case's entry.
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file.display(), self.line, self.column)
+    }
+}
+
+/// One case of the corpus, resolved: group defaults applied, id assigned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// `<RULE>/<topic>/<name>`.
+    pub id: String,
+    /// The rule id (the case file's folder).
+    pub rule: String,
+    /// The clause ids the case checks.
+    pub clauses: Vec<String>,
+    /// How the result counts.
+    pub level: Level,
+    /// One line: what is checked.
+    pub summary: String,
+    /// The reading taken, for interpretation and informational cases.
+    pub note: Option<String>,
+    /// What to do and what to expect.
+    pub check: Check,
+    /// Where the case is defined.
+    pub location: Location,
+}
+
+/// The three kinds of check.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// Normalize arguments against a schema.
+    Normalize {
+        /// The tool's input schema.
+        input_schema: Value,
+        /// The arguments as a model sent them.
+        arguments: Value,
+        /// The arguments that must reach the tool.
+        expect: Expect<Value>,
+    },
+    /// Register tools and call one.
+    Invoke {
+        /// The tools to register.
+        tools: Vec<Tool>,
+        /// The tool to call.
+        tool: String,
+        /// The arguments as a model sent them.
+        arguments: Value,
+        /// The transports to call on.
+        transports: Vec<Transport>,
+        /// The expected outcome.
+        expect: Expect<InvokeExpectation>,
+    },
+    /// Register tools and read a tool's published schema.
+    Describe {
+        /// The tools to register.
+        tools: Vec<Tool>,
+        /// The tool whose schema is read.
+        tool: String,
+        /// The views to read.
+        views: Vec<View>,
+    },
+}
+
+/// One expectation, or for informational cases the possible behaviours.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expect<T> {
+    /// The single correct result.
+    One(T),
+    /// The behaviours the rule leaves open, by name.
+    Behaviours(Vec<(String, T)>),
+}
+
+/// What an invoke must lead to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case", deny_unknown_fields)]
+pub enum InvokeExpectation {
+    /// The handler runs once and receives exactly these arguments.
+    Executed {
+        /// What the handler receives.
+        received: Value,
+    },
+    /// The call is rejected with one error naming exactly these problems.
+    Rejected {
+        /// The problems the error names, in any order.
+        problems: Vec<Problem>,
+        /// The fields the error lists as expected; derived from the schema when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expected_fields: Option<Vec<String>>,
+    },
+}
+
+/// One problem a rejection names.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Problem {
+    /// missing_required, unknown_field, wrong_type, not_in_enum, too_short or no_alternative.
+    pub kind: String,
+    /// The root argument name, when the problem is about one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// For no_alternative: the required-field sets, none of which is satisfied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternatives: Option<Vec<Vec<String>>>,
+}
+
+/// The expected fields of a rejection when a case does not list them: every root property the
+/// schema declares, plus every name required by its root `required` or by the `required` of a
+/// root `anyOf`/`oneOf` branch, sorted. (Written here, apart from the reference's own version, so
+/// that the suite's oracle never shares code with the implementation it checks.)
+pub fn derived_expected_fields(schema: &Value) -> Vec<String> {
+    let mut fields: Vec<String> = Vec::new();
+    if let Some(Value::Object(properties)) = schema.get("properties") {
+        fields.extend(properties.keys().cloned());
+    }
+    let branches = ["anyOf", "oneOf"].into_iter().filter_map(|k| schema.get(k)?.as_array()).flatten();
+    for holder in std::iter::once(schema).chain(branches) {
+        if let Some(Value::Array(names)) = holder.get("required") {
+            fields.extend(names.iter().filter_map(Value::as_str).map(String::from));
+        }
+    }
+    fields.sort();
+    fields.dedup();
+    fields
+}
+
+/// The file as written: what serde reads after the file has passed the JSON Schema.
+pub(crate) mod file {
+    use super::{Level, Tool, Transport, View};
+    use crate::case::InvokeExpectation;
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct CaseFile {
+        #[allow(dead_code)]
+        pub description: Option<String>,
+        pub groups: Vec<Group>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Group {
+        #[allow(dead_code)]
+        pub description: Option<String>,
+        pub input_schema: Option<Value>,
+        pub tools: Option<Vec<Tool>>,
+        pub cases: Vec<RawCase>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct RawCase {
+        pub name: String,
+        pub clauses: Vec<String>,
+        pub level: Level,
+        pub summary: String,
+        pub note: Option<String>,
+        pub normalize: Option<Normalize>,
+        pub invoke: Option<Invoke>,
+        pub describe: Option<Describe>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Behaviour<T> {
+        pub name: String,
+        pub expected: T,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Normalize {
+        pub input_schema: Option<Value>,
+        pub arguments: Value,
+        #[serde(default, deserialize_with = "present")]
+        pub expected: Option<Value>,
+        pub behaviours: Option<Vec<Behaviour<Value>>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Invoke {
+        pub tools: Option<Vec<Tool>>,
+        pub tool: String,
+        pub arguments: Value,
+        pub transports: Option<Vec<Transport>>,
+        pub expected: Option<InvokeExpectation>,
+        pub behaviours: Option<Vec<Behaviour<InvokeExpectation>>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Describe {
+        pub tools: Option<Vec<Tool>>,
+        pub tool: String,
+        pub views: Option<Vec<View>>,
+    }
+
+    /// Reads a field that is present, even when its value is null, as `Some`.
+    fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+        Value::deserialize(d).map(Some)
+    }
+}

@@ -1,0 +1,401 @@
+//! Loading the corpus: the rule catalog and every case file, validated and resolved into [`Case`]s.
+//!
+//! Files are read in sorted path order, from a directory (walkdir) or from the copy embedded in
+//! the binary at build time; both go through the same code. Each case file is parsed as YAML,
+//! validated against `schemas/case.schema.json` (the contract), then read into typed values and
+//! checked for what a schema cannot say: ids must be unique, clauses must exist in the catalog and
+//! belong to the file's rule, a normalize case needs a schema, an invoke or describe case needs
+//! its tool among the registered tools. Each bad file gives one error naming its file, line and
+//! column; all bad files are reported together.
+
+use crate::case::file::{Behaviour, CaseFile};
+use crate::case::{Case, Check, Expect, Level, Location};
+use crate::rules::Catalog;
+use crate::tool::{Tool, Transport, View};
+use crate::yaml::{Document, Position};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
+}
+
+/// The case file schema, `schemas/case.schema.json`.
+pub const CASE_SCHEMA: &str = include_str!("../schemas/case.schema.json");
+/// The rule catalog schema, `schemas/rules.schema.json`.
+pub const RULES_SCHEMA: &str = include_str!("../schemas/rules.schema.json");
+/// The catalog's path relative to the corpus root.
+pub const CATALOG_FILE: &str = "rules.yaml";
+
+/// A loaded corpus: the catalog and every case, in file order.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    /// The rules and clauses.
+    pub catalog: Catalog,
+    /// Every case, sorted by file and then in file order.
+    pub cases: Vec<Case>,
+    /// The files read, relative to the corpus root, with their contents.
+    pub files: Vec<(PathBuf, String)>,
+}
+
+/// Something wrong with one corpus file, with the place it was found.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}:{}:{}: {kind}", path.display(), position.line, position.column)]
+pub struct CorpusError {
+    /// The file, relative to the corpus root (or the root itself when it cannot be read).
+    pub path: PathBuf,
+    /// Where in the file.
+    pub position: Position,
+    /// What is wrong.
+    pub kind: CorpusErrorKind,
+}
+
+/// What can be wrong with a corpus file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CorpusErrorKind {
+    /// The file or folder cannot be read.
+    #[error("cannot read: {0}")]
+    Read(String),
+    /// The file is not valid YAML, or not JSON-compatible YAML.
+    #[error("{0}")]
+    Yaml(String),
+    /// The file does not match its JSON Schema.
+    #[error("{message} (at {pointer}; see {schema})")]
+    Schema {
+        /// JSON pointer of the offending value.
+        pointer: String,
+        /// What the schema says is wrong.
+        message: String,
+        /// Which schema.
+        schema: &'static str,
+    },
+    /// The file is not where case files go.
+    #[error("case files live at cases/<RULE>/<topic>.yaml, with a rule from rules.yaml: {0}")]
+    Placement(String),
+    /// Two cases have the same id.
+    #[error("duplicate case id {id}; first defined at {first}")]
+    DuplicateId {
+        /// The id.
+        id: String,
+        /// Where the first one is.
+        first: Location,
+    },
+    /// A clause id that the catalog does not have, or that belongs to another rule.
+    #[error("clause {clause} is not a clause of {rule} in rules.yaml")]
+    UnknownClause {
+        /// The clause id cited.
+        clause: String,
+        /// The file's rule.
+        rule: String,
+    },
+    /// A case that cannot check anything as written.
+    #[error("nothing to check: {0}")]
+    NothingToCheck(String),
+    /// The corpus has no catalog.
+    #[error("no rules.yaml at the corpus root")]
+    NoCatalog,
+}
+
+/// Every error found while loading, one per bad file at most, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorpusErrors(pub Vec<CorpusError>);
+
+impl fmt::Display for CorpusErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        write!(f, "the corpus has {n} bad file{}", if n == 1 { "" } else { "s" })?;
+        for error in &self.0 {
+            write!(f, "\n  {error}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for CorpusErrors {}
+
+struct Schemas {
+    case: jsonschema::Validator,
+    rules: jsonschema::Validator,
+}
+
+fn schemas() -> &'static Schemas {
+    static SCHEMAS: OnceLock<Schemas> = OnceLock::new();
+    SCHEMAS.get_or_init(|| {
+        let compile = |text: &str| {
+            let schema: Value = serde_json::from_str(text).expect("bundled schema is JSON");
+            jsonschema::validator_for(&schema).expect("bundled schema compiles")
+        };
+        Schemas { case: compile(CASE_SCHEMA), rules: compile(RULES_SCHEMA) }
+    })
+}
+
+impl Corpus {
+    /// The corpus embedded in the binary when it was built.
+    pub fn embedded() -> Result<Corpus, CorpusErrors> {
+        let files = embedded::FILES
+            .iter()
+            .map(|(path, text)| (PathBuf::from(path), text.to_string()))
+            .collect();
+        Corpus::from_files(files)
+    }
+
+    /// The corpus in a directory (its root holds rules.yaml and one folder per rule).
+    pub fn from_dir(root: &Path) -> Result<Corpus, CorpusErrors> {
+        let mut files = Vec::new();
+        let mut errors = Vec::new();
+        for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) => {
+                    let path = error.path().unwrap_or(root).to_path_buf();
+                    errors.push(error_at(path, Position::default(), CorpusErrorKind::Read(error.to_string())));
+                    continue;
+                }
+            };
+            let path = entry.path();
+            if !entry.file_type().is_file() || !matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+                continue;
+            }
+            let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+            match std::fs::read_to_string(path) {
+                Ok(text) => files.push((relative, text)),
+                Err(error) => errors.push(error_at(relative, Position::default(), CorpusErrorKind::Read(error.to_string()))),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(CorpusErrors(errors));
+        }
+        Corpus::from_files(files)
+    }
+
+    /// A corpus from (path relative to the root, contents) pairs, in the order given.
+    pub fn from_files(files: Vec<(PathBuf, String)>) -> Result<Corpus, CorpusErrors> {
+        let mut errors = Vec::new();
+        let catalog = match files.iter().find(|(path, _)| path == Path::new(CATALOG_FILE)) {
+            Some((path, text)) => match load_catalog(path, text) {
+                Ok(catalog) => Some(catalog),
+                Err(error) => {
+                    errors.push(error);
+                    None
+                }
+            },
+            None => {
+                errors.push(error_at(PathBuf::from(CATALOG_FILE), Position::default(), CorpusErrorKind::NoCatalog));
+                None
+            }
+        };
+        let Some(catalog) = catalog else {
+            return Err(CorpusErrors(errors));
+        };
+        let mut cases = Vec::new();
+        let mut seen: HashMap<String, Location> = HashMap::new();
+        for (path, text) in &files {
+            if path == Path::new(CATALOG_FILE) {
+                continue;
+            }
+            match load_case_file(&catalog, path, text, &mut seen) {
+                Ok(mut loaded) => cases.append(&mut loaded),
+                Err(error) => errors.push(error),
+            }
+        }
+        if errors.is_empty() {
+            Ok(Corpus { catalog, cases, files })
+        } else {
+            Err(CorpusErrors(errors))
+        }
+    }
+
+    /// Per clause, in catalog order: how many cases of each level cite it.
+    pub fn coverage(&self) -> Vec<ClauseCoverage> {
+        let mut out = Vec::new();
+        for rule in &self.catalog.rules {
+            for clause in &rule.clauses {
+                let mut levels = BTreeMap::new();
+                for case in self.cases.iter().filter(|c| c.clauses.contains(&clause.id)) {
+                    *levels.entry(case.level).or_insert(0) += 1;
+                }
+                out.push(ClauseCoverage { rule: rule.id.clone(), clause: clause.id.clone(), levels });
+            }
+        }
+        out
+    }
+}
+
+/// How many cases of each level cite one clause.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClauseCoverage {
+    /// The rule id.
+    pub rule: String,
+    /// The clause id.
+    pub clause: String,
+    /// Cases per level.
+    pub levels: BTreeMap<Level, usize>,
+}
+
+impl ClauseCoverage {
+    /// Cases of one level.
+    pub fn count(&self, level: Level) -> usize {
+        self.levels.get(&level).copied().unwrap_or(0)
+    }
+}
+
+fn error_at(path: PathBuf, position: Position, kind: CorpusErrorKind) -> CorpusError {
+    CorpusError { path, position, kind }
+}
+
+fn parse(path: &Path, text: &str, schema: &jsonschema::Validator, schema_name: &'static str) -> Result<Document, CorpusError> {
+    let document = Document::parse(text)
+        .map_err(|p| error_at(path.to_path_buf(), p.position, CorpusErrorKind::Yaml(p.message)))?;
+    if let Some((pointer, message)) = best_schema_error(schema, &document.value) {
+        let position = document.position(&pointer);
+        return Err(error_at(
+            path.to_path_buf(),
+            position,
+            CorpusErrorKind::Schema { pointer: if pointer.is_empty() { "/".into() } else { pointer }, message, schema: schema_name },
+        ));
+    }
+    Ok(document)
+}
+
+fn load_catalog(path: &Path, text: &str) -> Result<Catalog, CorpusError> {
+    let document = parse(path, text, &schemas().rules, "schemas/rules.schema.json")?;
+    let catalog: Catalog = serde_json::from_value(document.value.clone())
+        .map_err(|e| error_at(path.to_path_buf(), Position::default(), CorpusErrorKind::Yaml(e.to_string())))?;
+    let mut ids = HashMap::new();
+    for (r, rule) in catalog.rules.iter().enumerate() {
+        for (c, clause) in rule.clauses.iter().enumerate() {
+            let pointer = format!("/rules/{r}/clauses/{c}/id");
+            if !clause.id.starts_with(&format!("{}.", rule.id)) {
+                return Err(error_at(
+                    path.to_path_buf(),
+                    document.position(&pointer),
+                    CorpusErrorKind::Yaml(format!("clause {} does not start with its rule id {}.", clause.id, rule.id)),
+                ));
+            }
+            if ids.insert(clause.id.clone(), ()).is_some() {
+                return Err(error_at(
+                    path.to_path_buf(),
+                    document.position(&pointer),
+                    CorpusErrorKind::Yaml(format!("clause {} is listed twice", clause.id)),
+                ));
+            }
+        }
+    }
+    Ok(catalog)
+}
+
+fn load_case_file(
+    catalog: &Catalog,
+    path: &Path,
+    text: &str,
+    seen: &mut HashMap<String, Location>,
+) -> Result<Vec<Case>, CorpusError> {
+    let here = |position: Position, kind: CorpusErrorKind| error_at(path.to_path_buf(), position, kind);
+    let parts: Vec<&str> = path.iter().filter_map(|p| p.to_str()).collect();
+    let (rule, topic) = match parts.as_slice() {
+        [rule, file] if catalog.rule(rule).is_some() && file.ends_with(".yaml") => {
+            (rule.to_string(), file.trim_end_matches(".yaml").to_string())
+        }
+        _ => return Err(here(Position { line: 1, column: 1 }, CorpusErrorKind::Placement(path.display().to_string()))),
+    };
+    let document = parse(path, text, &schemas().case, "schemas/case.schema.json")?;
+    let parsed: CaseFile = serde_json::from_value(document.value.clone())
+        .map_err(|e| here(Position::default(), CorpusErrorKind::Yaml(e.to_string())))?;
+    let mut cases = Vec::new();
+    for (g, group) in parsed.groups.into_iter().enumerate() {
+        for (c, raw) in group.cases.into_iter().enumerate() {
+            let pointer = format!("/groups/{g}/cases/{c}");
+            let at = |suffix: &str| document.position(&format!("{pointer}{suffix}"));
+            let position = at("");
+            let location = Location { file: path.to_path_buf(), line: position.line, column: position.column };
+            let id = format!("{rule}/{topic}/{}", raw.name);
+            if let Some(first) = seen.get(&id) {
+                return Err(here(at("/name"), CorpusErrorKind::DuplicateId { id, first: first.clone() }));
+            }
+            for (i, clause) in raw.clauses.iter().enumerate() {
+                if !matches!(catalog.clause(clause), Some((r, _)) if r.id == rule) {
+                    return Err(here(
+                        at(&format!("/clauses/{i}")),
+                        CorpusErrorKind::UnknownClause { clause: clause.clone(), rule: rule.clone() },
+                    ));
+                }
+            }
+            let nothing = |suffix: &str, why: String| here(at(suffix), CorpusErrorKind::NothingToCheck(why));
+            let check = if let Some(n) = raw.normalize {
+                let input_schema = n.input_schema.or_else(|| group.input_schema.clone()).ok_or_else(|| {
+                    nothing("/normalize", "a normalize case needs an input_schema, its own or its group's".into())
+                })?;
+                Check::Normalize { input_schema, arguments: n.arguments, expect: expectation(n.expected, n.behaviours) }
+            } else if let Some(i) = raw.invoke {
+                let tools = tools_for(i.tools, &group.tools, &i.tool).map_err(|why| nothing("/invoke", why))?;
+                let transports = i.transports.unwrap_or_else(|| Transport::ALL.to_vec());
+                Check::Invoke { tools, tool: i.tool, arguments: i.arguments, transports, expect: expectation(i.expected, i.behaviours) }
+            } else if let Some(d) = raw.describe {
+                let tools = tools_for(d.tools, &group.tools, &d.tool).map_err(|why| nothing("/describe", why))?;
+                Check::Describe { tools, tool: d.tool, views: d.views.unwrap_or_else(|| View::ALL.to_vec()) }
+            } else {
+                return Err(nothing("", "give one of normalize, invoke or describe".into()));
+            };
+            seen.insert(id.clone(), location.clone());
+            cases.push(Case {
+                id,
+                rule: rule.clone(),
+                clauses: raw.clauses,
+                level: raw.level,
+                summary: raw.summary,
+                note: raw.note,
+                check,
+                location,
+            });
+        }
+    }
+    Ok(cases)
+}
+
+fn expectation<T>(expected: Option<T>, behaviours: Option<Vec<Behaviour<T>>>) -> Expect<T> {
+    match (expected, behaviours) {
+        (_, Some(behaviours)) => Expect::Behaviours(behaviours.into_iter().map(|b| (b.name, b.expected)).collect()),
+        (Some(expected), None) => Expect::One(expected),
+        // The schema requires one of the two; an empty list of behaviours cannot match anything.
+        (None, None) => Expect::Behaviours(Vec::new()),
+    }
+}
+
+fn tools_for(own: Option<Vec<Tool>>, group: &Option<Vec<Tool>>, tool: &str) -> Result<Vec<Tool>, String> {
+    let tools = own.or_else(|| group.clone()).ok_or("the case needs tools, its own or its group's")?;
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    names.sort();
+    if let Some(pair) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("tool {} is registered twice", pair[0]));
+    }
+    if !names.contains(&tool) {
+        return Err(format!("tool {tool} is not among the registered tools ({})", names.join(", ")));
+    }
+    Ok(tools)
+}
+
+/// The most useful schema error: for anyOf/oneOf failures, the branch with the fewest errors is
+/// followed down; otherwise the error deepest in the instance.
+fn best_schema_error(schema: &jsonschema::Validator, value: &Value) -> Option<(String, String)> {
+    let errors: Vec<jsonschema::ValidationError<'_>> = schema.iter_errors(value).collect();
+    pick(&errors)
+}
+
+fn pick(errors: &[jsonschema::ValidationError<'_>]) -> Option<(String, String)> {
+    use jsonschema::error::ValidationErrorKind as K;
+    let deepest = errors.iter().max_by_key(|e| e.instance_path().as_str().matches('/').count())?;
+    let pointer = deepest.instance_path().as_str().to_string();
+    match deepest.kind() {
+        K::AnyOf { context } | K::OneOfNotValid { context } => {
+            let branch = context.iter().filter(|b| !b.is_empty()).min_by_key(|b| b.len());
+            match branch.and_then(|b| pick(b)) {
+                Some((inner, message)) if inner.len() >= pointer.len() => Some((inner, message)),
+                _ => Some((pointer, deepest.to_string())),
+            }
+        }
+        _ => Some((pointer, deepest.to_string())),
+    }
+}

@@ -1,0 +1,14 @@
+//! The exit codes of the `tool-conformance` binary, as named constants.
+//!
+//! | code | constant | meaning |
+//! |---|---|---|
+//! | 0 | [`CONFORMS`] | every selected required case passed (or was skipped as not claimed) |
+//! | 1 | [`NONCONFORMING`] | some required case failed or errored |
+//! | 2 | [`USAGE`] | bad usage, or a bad corpus (a case file, the catalog, or clause coverage) |
+
+/// Every selected required case passed.
+pub const CONFORMS: u8 = 0;
+/// Some required case failed or errored.
+pub const NONCONFORMING: u8 = 1;
+/// Bad usage or a bad corpus.
+pub const USAGE: u8 = 2;

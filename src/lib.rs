@@ -1,0 +1,43 @@
+//! A conformance suite and harness for two rules about the arguments an LLM passes to a tool:
+//! RT-TOOL-8 (arguments are normalized against the tool's own schema) and PLAT-162 (every executor
+//! validates against its one registered schema before its handler runs).
+//!
+//! The pieces, in the order data flows through them:
+//! - [`corpus`] loads the YAML case files ([`case`] documents the format) and the rule catalog
+//!   ([`rules`]);
+//! - a [`target::Target`] is the implementation under test; [`reference`] is the built-in one;
+//! - [`runner`] runs each case against a target and produces an [`outcome::Outcome`] value;
+//! - [`standing`] counts outcomes per rule and clause, and every [`report`] reads the same values;
+//! - [`trials`] turns the corpus into `cargo test` trials for any target.
+#![warn(missing_docs)]
+
+pub mod case;
+pub mod compare;
+pub mod config;
+pub mod corpus;
+pub mod diff;
+pub mod exit;
+pub mod outcome;
+pub mod reference;
+pub mod report;
+pub mod rules;
+pub mod runner;
+pub mod standing;
+pub mod target;
+pub mod tool;
+pub mod trials;
+mod yaml;
+
+pub use case::{Case, Level};
+pub use config::{RunConfig, Selection};
+pub use corpus::{Corpus, CorpusError};
+pub use outcome::{Outcome, Status};
+pub use reference::Reference;
+pub use runner::Run;
+pub use standing::Standing;
+pub use target::{Implementation, Invocation, Target, TargetError};
+pub use tool::{Tool, Transport, View};
+pub use trials::trials;
+
+/// The suite's version, pinned in every report.
+pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");

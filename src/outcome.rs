@@ -1,0 +1,150 @@
+//! The result of running one case: a value, never a panic or an `Err`.
+//!
+//! Every reporter reads these values, and only these: the runner produces them, the
+//! [`crate::standing`] counts them, and terminal, Markdown and JSON output print them.
+
+use crate::case::{Case, Level};
+use crate::compare::first_difference;
+use crate::diff::unified;
+use serde::Serialize;
+use serde_json::Value;
+
+/// One case's result, with what a report needs to know of the case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The case id.
+    pub id: String,
+    /// The case's rule.
+    pub rule: String,
+    /// The clauses it checks.
+    pub clauses: Vec<String>,
+    /// How it counts.
+    pub level: Level,
+    /// What it checks, in one line.
+    pub summary: String,
+    /// The reading it takes, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Where it is defined, as `file:line:column`.
+    pub location: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub status: Status,
+}
+
+/// What happened when a case ran.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    /// The implementation did what the case expects.
+    Pass,
+    /// The implementation did something else.
+    Fail(Failure),
+    /// The implementation broke: it could not answer.
+    Error {
+        /// What went wrong.
+        reason: String,
+    },
+    /// The case did not apply: its rule or transports are not claimed, or it is unsupported.
+    Skip {
+        /// Why it was skipped.
+        reason: String,
+    },
+    /// An informational case: the behaviour seen.
+    Observed(Observation),
+}
+
+/// Where the implementation parted from the expectation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Failure {
+    /// What was compared, e.g. "arguments reaching the tool" or "invoke on http".
+    pub check: String,
+    /// JSON pointer of the first difference ("" is the whole value).
+    pub pointer: String,
+    /// What the case expects.
+    pub expected: Value,
+    /// What the implementation gave.
+    pub actual: Value,
+    /// Unified diff of expected against actual, pretty-printed with sorted keys.
+    pub diff: String,
+}
+
+/// The behaviour an informational case saw.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Observation {
+    /// The name of the behaviour that matched, or `None` when none did ("other").
+    pub behaviour: Option<String>,
+    /// What the implementation gave.
+    pub actual: Value,
+}
+
+/// The status names, for counting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum StatusKind {
+    Pass,
+    Fail,
+    Error,
+    Skip,
+    Observed,
+}
+
+impl StatusKind {
+    /// All kinds, in report order.
+    pub const ALL: [StatusKind; 5] = [StatusKind::Pass, StatusKind::Fail, StatusKind::Error, StatusKind::Skip, StatusKind::Observed];
+
+    /// The name reports use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StatusKind::Pass => "pass",
+            StatusKind::Fail => "fail",
+            StatusKind::Error => "error",
+            StatusKind::Skip => "skip",
+            StatusKind::Observed => "observed",
+        }
+    }
+}
+
+impl Status {
+    /// The status's kind.
+    pub fn kind(&self) -> StatusKind {
+        match self {
+            Status::Pass => StatusKind::Pass,
+            Status::Fail(_) => StatusKind::Fail,
+            Status::Error { .. } => StatusKind::Error,
+            Status::Skip { .. } => StatusKind::Skip,
+            Status::Observed(_) => StatusKind::Observed,
+        }
+    }
+}
+
+impl Failure {
+    /// A failure of `check`, with the first difference and the diff worked out.
+    pub fn new(check: impl Into<String>, expected: Value, actual: Value) -> Failure {
+        let pointer = first_difference(&expected, &actual).unwrap_or_default();
+        let diff = unified(&expected, &actual);
+        Failure { check: check.into(), pointer, expected, actual, diff }
+    }
+}
+
+impl Outcome {
+    /// The outcome of `case`.
+    pub fn new(case: &Case, status: Status) -> Outcome {
+        Outcome {
+            id: case.id.clone(),
+            rule: case.rule.clone(),
+            clauses: case.clauses.clone(),
+            level: case.level,
+            summary: case.summary.clone(),
+            note: case.note.clone(),
+            location: case.location.to_string(),
+            status,
+        }
+    }
+
+    /// Whether this outcome makes its rule fail: a required case that failed or errored.
+    pub fn breaks_rule(&self) -> bool {
+        self.level == Level::Required && matches!(self.status.kind(), StatusKind::Fail | StatusKind::Error)
+    }
+}

@@ -1,0 +1,388 @@
+//! Running cases against a target: each case becomes an [`Outcome`].
+//!
+//! A [`Session`] starts the target once and then runs cases one by one; [`run`] does a whole
+//! selection. Whatever the target returns is compared, never trusted: a mismatch is a failure
+//! value, a target that cannot answer is an error value, and nothing a target does makes the
+//! runner panic.
+//!
+//! Every rejected invoke is also checked, without the case asking, for the parts of PLAT-162's
+//! one error that hold for every rejection: the error's shape, that its message mentions
+//! get_api_spec, each problem's field and each expected field, that its expected fields match,
+//! and that it is identical when the call is repeated, when the keys arrive in reverse order, and
+//! on every claimed transport.
+
+use crate::case::{Case, Check, Expect, InvokeExpectation, Problem, derived_expected_fields};
+use crate::compare::{order, same};
+use crate::config::Selection;
+use crate::corpus::Corpus;
+use crate::outcome::{Failure, Observation, Outcome, Status};
+use crate::target::{Implementation, Invocation, Target, TargetError};
+use crate::tool::{Tool, Transport, View};
+use serde_json::{Map, Value, json};
+
+/// A whole run: who was tested, and every selected case's outcome, in corpus order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// The implementation's description of itself.
+    pub implementation: Implementation,
+    /// One outcome per selected case.
+    pub outcomes: Vec<Outcome>,
+}
+
+impl Run {
+    /// Whether some required case failed or errored.
+    pub fn breaks_a_rule(&self) -> bool {
+        self.outcomes.iter().any(Outcome::breaks_rule)
+    }
+}
+
+/// Runs every case of `corpus` that `selection` selects, starting and stopping `target` once.
+pub fn run(corpus: &Corpus, selection: &Selection, target: &mut dyn Target) -> Run {
+    let mut session = Session::start(target);
+    let outcomes = corpus.cases.iter().filter(|c| selection.matches(c)).map(|c| session.run_case(c)).collect();
+    let implementation = session.finish();
+    Run { implementation, outcomes }
+}
+
+/// A started target, ready to run cases.
+pub struct Session<T: Target> {
+    target: T,
+    implementation: Implementation,
+    start_error: Option<String>,
+    registered: Option<Vec<Tool>>,
+}
+
+impl<T: Target> Session<T> {
+    /// Starts the target. A target that fails to start still gives a session, whose every case
+    /// is an error naming why.
+    pub fn start(mut target: T) -> Session<T> {
+        let (implementation, start_error) = match target.start() {
+            Ok(implementation) => (implementation, None),
+            Err(error) => (
+                Implementation {
+                    name: "(did not start)".into(),
+                    version: String::new(),
+                    language: None,
+                    homepage: None,
+                    rules: Vec::new(),
+                    transports: Vec::new(),
+                },
+                Some(error.to_string()),
+            ),
+        };
+        Session { target, implementation, start_error, registered: None }
+    }
+
+    /// The implementation's description of itself.
+    pub fn implementation(&self) -> &Implementation {
+        &self.implementation
+    }
+
+    /// Stops the target and returns its description.
+    pub fn finish(mut self) -> Implementation {
+        if self.start_error.is_none() {
+            let _ = self.target.stop();
+        }
+        self.implementation
+    }
+
+    /// Runs one case.
+    pub fn run_case(&mut self, case: &Case) -> Outcome {
+        Outcome::new(case, self.status(case))
+    }
+
+    /// Why `case` does not apply to this implementation (its rule, or all its transports, are
+    /// not claimed), or `None` when it applies.
+    pub fn skip_reason(&self, case: &Case) -> Option<String> {
+        if self.start_error.is_some() {
+            return None;
+        }
+        if !self.implementation.rules.contains(&case.rule) {
+            return Some(format!("{} is not claimed", case.rule));
+        }
+        if let Check::Invoke { transports, .. } = &case.check {
+            if !transports.iter().any(|t| self.implementation.transports.contains(t)) {
+                let names: Vec<&str> = transports.iter().map(|t| t.as_str()).collect();
+                return Some(format!("transport {} is not claimed", names.join(", ")));
+            }
+        }
+        None
+    }
+
+    fn status(&mut self, case: &Case) -> Status {
+        if let Some(why) = &self.start_error {
+            return Status::Error { reason: format!("the implementation did not start: {why}") };
+        }
+        if let Some(reason) = self.skip_reason(case) {
+            return Status::Skip { reason };
+        }
+        let result = match &case.check {
+            Check::Normalize { input_schema, arguments, expect } => self.normalize(input_schema, arguments, expect),
+            Check::Invoke { tools, tool, arguments, transports, expect } => self.invoke(tools, tool, arguments, transports, expect),
+            Check::Describe { tools, tool, views } => self.describe(tools, tool, views),
+        };
+        result.unwrap_or_else(|error| match error {
+            TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
+            TargetError::Broken(why) => Status::Error { reason: why },
+        })
+    }
+
+    fn normalize(&mut self, schema: &Value, arguments: &Value, expect: &Expect<Value>) -> Result<Status, TargetError> {
+        let actual = self.target.normalize(schema, arguments)?;
+        Ok(match expect {
+            Expect::One(expected) if same(expected, &actual) => Status::Pass,
+            Expect::One(expected) => Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual)),
+            Expect::Behaviours(behaviours) => Status::Observed(Observation {
+                behaviour: behaviours.iter().find(|(_, expected)| same(expected, &actual)).map(|(name, _)| name.clone()),
+                actual,
+            }),
+        })
+    }
+
+    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
+        if self.registered.as_deref() != Some(tools) {
+            self.registered = None;
+            self.target.register(tools)?;
+            self.registered = Some(tools.to_vec());
+        }
+        Ok(())
+    }
+
+    fn describe(&mut self, tools: &[Tool], tool: &str, views: &[View]) -> Result<Status, TargetError> {
+        self.register(tools)?;
+        let registered = tools.iter().find(|t| t.name == tool).map(|t| t.input_schema.clone()).unwrap_or(Value::Null);
+        for view in views {
+            let published = self.target.describe(tool, *view)?;
+            if !same(&registered, &published) {
+                return Ok(Status::Fail(Failure::new(format!("schema published by {view}"), registered, published)));
+            }
+        }
+        Ok(Status::Pass)
+    }
+
+    fn invoke(
+        &mut self,
+        tools: &[Tool],
+        tool: &str,
+        arguments: &Value,
+        transports: &[Transport],
+        expect: &Expect<InvokeExpectation>,
+    ) -> Result<Status, TargetError> {
+        let claimed: Vec<Transport> = transports.iter().copied().filter(|t| self.implementation.transports.contains(t)).collect();
+        let Some(&first) = claimed.first() else {
+            return Ok(Status::Skip { reason: "no transport of the case is claimed".into() });
+        };
+        self.register(tools)?;
+        let mut calls = Vec::with_capacity(claimed.len());
+        for transport in &claimed {
+            calls.push((*transport, self.target.invoke(tool, *transport, arguments)?));
+        }
+        let rechecks = if calls.iter().any(|(_, i)| matches!(i, Invocation::Rejected { .. })) {
+            let repeated = self.target.invoke(tool, first, arguments)?;
+            let permuted = self.target.invoke(tool, first, &reversed(arguments))?;
+            Some((repeated, permuted))
+        } else {
+            None
+        };
+        let schema = tools.iter().find(|t| t.name == tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);
+        let calls = Calls { calls, rechecks, schema };
+        Ok(match expect {
+            Expect::One(expected) => match calls.judge(expected) {
+                Ok(()) => Status::Pass,
+                Err(failure) => Status::Fail(failure),
+            },
+            Expect::Behaviours(behaviours) => Status::Observed(Observation {
+                behaviour: behaviours.iter().find(|(_, e)| calls.judge(e).is_ok()).map(|(name, _)| name.clone()),
+                actual: view(&calls.calls[0].1),
+            }),
+        })
+    }
+}
+
+/// What the invokes of one case returned.
+struct Calls<'a> {
+    /// One call per claimed transport of the case, in the case's order.
+    calls: Vec<(Transport, Invocation)>,
+    /// For a rejection: the first call repeated, and with its keys reversed.
+    rechecks: Option<(Invocation, Invocation)>,
+    /// The tool's registered schema.
+    schema: &'a Value,
+}
+
+impl Calls<'_> {
+    fn judge(&self, expected: &InvokeExpectation) -> Result<(), Failure> {
+        match expected {
+            InvokeExpectation::Executed { received } => {
+                let want = json!({ "outcome": "executed", "handler_calls": 1, "received": received });
+                for (transport, invocation) in &self.calls {
+                    let got = view(invocation);
+                    if !same(&want, &got) {
+                        return Err(Failure::new(format!("invoke on {transport}"), want, got));
+                    }
+                }
+                Ok(())
+            }
+            InvokeExpectation::Rejected { problems, expected_fields } => {
+                let fields = expected_fields.clone().unwrap_or_else(|| derived_expected_fields(self.schema));
+                for (transport, invocation) in &self.calls {
+                    check_rejection(*transport, invocation, problems, &fields)?;
+                }
+                let (first_transport, first) = &self.calls[0];
+                let first_error = view(first);
+                if let Some((repeated, permuted)) = &self.rechecks {
+                    for (what, again) in [("repeated", repeated), ("repeated with its keys in reverse order", permuted)] {
+                        let got = view(again);
+                        if !same(&first_error, &got) {
+                            return Err(Failure::new(format!("the same call {what} on {first_transport}"), first_error, got));
+                        }
+                    }
+                }
+                for (transport, invocation) in &self.calls[1..] {
+                    let got = view(invocation);
+                    if !same(&first_error, &got) {
+                        return Err(Failure::new(format!("error on {transport}, against {first_transport}"), first_error, got));
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One rejected call checked: outcome, shape, problems, expected fields and message.
+fn check_rejection(transport: Transport, invocation: &Invocation, problems: &[Problem], fields: &[String]) -> Result<(), Failure> {
+    let Invocation::Rejected { handler_calls: 0, error } = invocation else {
+        let got = view(invocation);
+        let want = json!({ "outcome": "rejected", "handler_calls": 0 });
+        let got = json!({ "outcome": got["outcome"], "handler_calls": got["handler_calls"], "received": got.get("received") });
+        return Err(Failure::new(format!("invoke on {transport}"), want, strip_nulls(got)));
+    };
+    let shape = || {
+        json!({
+            "message": "a string",
+            "problems": "an array of {kind, field?}",
+            "expected_fields": "an array of strings"
+        })
+    };
+    let (Some(message), Some(actual_problems), Some(actual_fields)) = (
+        error.get("message").and_then(Value::as_str),
+        error.get("problems").and_then(Value::as_array),
+        error.get("expected_fields").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string)),
+    ) else {
+        return Err(Failure::new(format!("shape of the error on {transport}"), shape(), error.clone()));
+    };
+    let with_alternatives = problems.iter().any(|p| p.alternatives.is_some());
+    let want = canonical_problems(problems.iter().map(|p| serde_json::to_value(p).unwrap_or(Value::Null)), with_alternatives);
+    let got = canonical_problems(actual_problems.iter().cloned(), with_alternatives);
+    if !same(&want, &got) {
+        return Err(Failure::new(format!("problems named on {transport}"), want, got));
+    }
+    let want_fields = sorted_strings(fields.iter().map(String::as_str));
+    let got_fields = sorted_strings(actual_fields.iter().filter_map(Value::as_str));
+    if !same(&want_fields, &got_fields) {
+        return Err(Failure::new(format!("expected_fields on {transport}"), want_fields, got_fields));
+    }
+    let mut terms: Vec<&str> = vec!["get_api_spec"];
+    terms.extend(problems.iter().filter_map(|p| p.field.as_deref()));
+    terms.extend(fields.iter().map(String::as_str));
+    terms.sort();
+    terms.dedup();
+    let found: Vec<&str> = terms.iter().copied().filter(|t| message.contains(t)).collect();
+    if found.len() != terms.len() {
+        return Err(Failure::new(
+            format!("words the message mentions on {transport} (message: {message:?})"),
+            json!(terms),
+            json!(found),
+        ));
+    }
+    Ok(())
+}
+
+/// Problems reduced to what cases compare (kind, field, and alternatives when the case gives
+/// them), each set sorted, the list sorted.
+fn canonical_problems(problems: impl Iterator<Item = Value>, with_alternatives: bool) -> Value {
+    let mut out: Vec<Value> = problems
+        .map(|problem| {
+            let mut kept = Map::new();
+            for key in ["kind", "field"] {
+                if let Some(value) = problem.get(key).filter(|v| !v.is_null()) {
+                    kept.insert(key.into(), value.clone());
+                }
+            }
+            if with_alternatives && problem.get("kind") == Some(&json!("no_alternative")) {
+                let mut sets: Vec<Value> = problem
+                    .get("alternatives")
+                    .and_then(Value::as_array)
+                    .map(|sets| sets.iter().map(|s| sorted_value(s.clone())).collect())
+                    .unwrap_or_default();
+                sets.sort_by(order);
+                kept.insert("alternatives".into(), Value::Array(sets));
+            }
+            if problem.is_object() { Value::Object(kept) } else { problem }
+        })
+        .collect();
+    out.sort_by(order);
+    Value::Array(out)
+}
+
+fn sorted_value(value: Value) -> Value {
+    match value {
+        Value::Array(mut items) => {
+            items.sort_by(order);
+            Value::Array(items)
+        }
+        other => other,
+    }
+}
+
+fn sorted_strings<'a>(items: impl Iterator<Item = &'a str>) -> Value {
+    let mut items: Vec<&str> = items.collect();
+    items.sort();
+    json!(items)
+}
+
+/// An invocation as JSON, the way failures show it.
+fn view(invocation: &Invocation) -> Value {
+    serde_json::to_value(invocation).unwrap_or(Value::Null)
+}
+
+fn strip_nulls(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(map.into_iter().filter(|(_, v)| !v.is_null()).collect()),
+        other => other,
+    }
+}
+
+/// The same object with its keys in reverse order (other values as they are).
+fn reversed(arguments: &Value) -> Value {
+    match arguments {
+        Value::Object(map) => Value::Object(map.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reversal_reverses_root_keys_only() {
+        let args: Value = serde_json::from_str(r#"{"a":1,"b":{"y":1,"x":2},"c":3}"#).unwrap();
+        assert_eq!(reversed(&args).to_string(), r#"{"c":3,"b":{"y":1,"x":2},"a":1}"#);
+    }
+
+    #[test]
+    fn problems_compare_as_sets_of_kind_and_field() {
+        let a = canonical_problems(
+            vec![json!({"kind": "unknown_field", "field": "b", "hint": "x"}), json!({"kind": "missing_required", "field": "a"})].into_iter(),
+            false,
+        );
+        let b = canonical_problems(
+            vec![json!({"kind": "missing_required", "field": "a"}), json!({"kind": "unknown_field", "field": "b"})].into_iter(),
+            false,
+        );
+        assert!(same(&a, &b));
+        let with = canonical_problems(vec![json!({"kind": "no_alternative", "alternatives": [["b"], ["a", "c"]]})].into_iter(), true);
+        assert_eq!(with, json!([{"kind": "no_alternative", "alternatives": [["a", "c"], ["b"]]}]));
+    }
+}

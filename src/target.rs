@@ -1,0 +1,111 @@
+//! The implementation under test, as the runner sees it: a [`Target`] whose methods mirror the
+//! protocol's commands (start, normalize, register, describe, invoke, stop).
+//!
+//! The built-in [`crate::Reference`] is one target; an external implementation reached over stdio
+//! or HTTP is another, and a Rust runtime can implement the trait directly to run the corpus from
+//! its own `cargo test`. Whatever a target returns, the runner turns into an outcome value: a
+//! target never needs to be trusted.
+
+use crate::tool::{Tool, Transport, View};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// An implementation's description of itself, returned by [`Target::start`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Implementation {
+    /// The implementation's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// The language it is written in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Where to find it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    /// The rule ids it claims; cases of other rules are skipped.
+    pub rules: Vec<String>,
+    /// The transports it claims; calls on other transports are skipped.
+    pub transports: Vec<Transport>,
+}
+
+/// What one invoke led to, as the implementation's recording handler saw it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Invocation {
+    /// The call was executed.
+    Executed {
+        /// How many times the handler ran during this invoke.
+        handler_calls: u64,
+        /// The arguments the handler received.
+        received: Value,
+    },
+    /// The call was rejected.
+    Rejected {
+        /// How many times the handler ran during this invoke.
+        handler_calls: u64,
+        /// The error object, as the implementation returned it (checked by the runner).
+        error: Value,
+    },
+}
+
+/// Why a target could not answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TargetError {
+    /// The implementation does not support this command or input; the case is skipped.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The implementation broke (crashed, hung, answered garbage); the case is an error.
+    #[error("{0}")]
+    Broken(String),
+}
+
+/// An implementation under test.
+pub trait Target {
+    /// Starts the implementation and returns its description and claims. Called once per run.
+    fn start(&mut self) -> Result<Implementation, TargetError>;
+
+    /// RT-TOOL-8: the arguments that would reach a tool with this input schema.
+    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError>;
+
+    /// Replaces the whole registry with these tools, each with a recording handler.
+    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError>;
+
+    /// The input schema a view publishes for a registered tool.
+    fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError>;
+
+    /// Calls a registered tool on a transport.
+    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError>;
+
+    /// Stops the implementation. Called once at the end of a run.
+    fn stop(&mut self) -> Result<(), TargetError> {
+        Ok(())
+    }
+}
+
+macro_rules! forward_target {
+    ($($ty:ty),*) => {$(
+        impl<T: Target + ?Sized> Target for $ty {
+            fn start(&mut self) -> Result<Implementation, TargetError> {
+                (**self).start()
+            }
+            fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
+                (**self).normalize(input_schema, arguments)
+            }
+            fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
+                (**self).register(tools)
+            }
+            fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
+                (**self).describe(tool, view)
+            }
+            fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
+                (**self).invoke(tool, transport, arguments)
+            }
+            fn stop(&mut self) -> Result<(), TargetError> {
+                (**self).stop()
+            }
+        }
+    )*};
+}
+
+forward_target!(Box<T>, &mut T);

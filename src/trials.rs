@@ -1,0 +1,56 @@
+//! The corpus as `cargo test` trials (libtest-mimic): one trial per case, named by its id, with
+//! its rule as the kind, run against any [`Target`].
+//!
+//! A trial fails when its case fails or errors, at the required or the interpretation level;
+//! informational trials pass whatever behaviour they see, unless the target breaks. Cases of a
+//! rule or transports the target does not claim are marked ignored. Another crate runs the corpus against its
+//! own runtime from its own `cargo test`:
+//!
+//! ```no_run
+//! // tests/conformance.rs, with `harness = false` for this test in Cargo.toml
+//! use tool_conformance::{Corpus, Reference};
+//!
+//! fn main() {
+//!     let args = libtest_mimic::Arguments::from_args();
+//!     let corpus = Corpus::embedded().expect("the embedded corpus loads");
+//!     let trials = tool_conformance::trials(&corpus, Reference::new()); // your Target here
+//!     libtest_mimic::run(&args, trials).exit();
+//! }
+//! ```
+
+use crate::corpus::Corpus;
+use crate::outcome::Status;
+use crate::report::terminal;
+use crate::runner::Session;
+use crate::target::Target;
+use libtest_mimic::{Failed, Trial};
+use std::sync::{Arc, Mutex};
+
+/// One trial per case of `corpus`, all sharing one started `target`.
+pub fn trials<T: Target + Send + 'static>(corpus: &Corpus, target: T) -> Vec<Trial> {
+    let session = Session::start(target);
+    let skips: Vec<bool> = corpus.cases.iter().map(|case| session.skip_reason(case).is_some()).collect();
+    let shared = Arc::new(Mutex::new(session));
+    corpus
+        .cases
+        .iter()
+        .zip(skips)
+        .map(|(case, ignored)| {
+            let session = Arc::clone(&shared);
+            let (id, rule) = (case.id.clone(), case.rule.clone());
+            let case = case.clone();
+            Trial::test(id, move || {
+                let outcome = match session.lock() {
+                    Ok(mut session) => session.run_case(&case),
+                    Err(poisoned) => poisoned.into_inner().run_case(&case),
+                };
+                match outcome.status {
+                    Status::Fail(_) | Status::Error { .. } => Err(Failed::from(terminal::failure(&outcome))),
+                    Status::Pass | Status::Observed(_) | Status::Skip { .. } => Ok(()),
+                }
+            })
+            .with_kind(rule)
+            .with_ignored_flag(ignored)
+        })
+        .collect()
+}
