@@ -184,6 +184,10 @@ pub enum InvokeExpectation {
     },
 }
 
+/// The problem kinds a case can expect, in the order errors list them.
+pub const PROBLEM_KINDS: [&str; 6] =
+    ["missing_required", "unknown_field", "wrong_type", "not_in_enum", "too_short", "no_alternative"];
+
 /// One problem a rejection names.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -14,7 +14,9 @@ use tool_conformance::{Corpus, Level, Reference, exit, runner};
 /// enforcement before dispatch).
 #[derive(Parser)]
 #[command(name = "tool-conformance", version, about, long_about = None)]
-#[command(after_help = "Exit codes: 0 every selected required case passed; 1 some required case failed or errored; 2 bad usage or a bad corpus.")]
+#[command(
+    after_help = "Exit codes: 0 every selected required case passed; 1 some required case failed or errored; 2 bad usage or a bad corpus."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

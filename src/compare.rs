@@ -17,11 +17,7 @@ pub fn same(a: &Value, b: &Value) -> bool {
 /// when they are equal. Object members are visited in sorted key order.
 pub fn first_difference(expected: &Value, actual: &Value) -> Option<String> {
     let mut pointer = String::new();
-    if walk(expected, actual, &mut pointer) {
-        None
-    } else {
-        Some(pointer)
-    }
+    if walk(expected, actual, &mut pointer) { None } else { Some(pointer) }
 }
 
 fn walk(a: &Value, b: &Value, pointer: &mut String) -> bool {

@@ -68,11 +68,17 @@ impl Selection {
         } else {
             let mut builder = GlobSetBuilder::new();
             for pattern in &patterns {
-                let glob = Glob::new(pattern)
-                    .map_err(|e| SelectionError::BadPattern { pattern: pattern.clone(), reason: e.kind().to_string() })?;
+                let glob = Glob::new(pattern).map_err(|e| SelectionError::BadPattern {
+                    pattern: pattern.clone(),
+                    reason: e.kind().to_string(),
+                })?;
                 builder.add(glob);
             }
-            Some(builder.build().map_err(|e| SelectionError::BadPattern { pattern: patterns.join(" "), reason: e.to_string() })?)
+            Some(
+                builder
+                    .build()
+                    .map_err(|e| SelectionError::BadPattern { pattern: patterns.join(" "), reason: e.to_string() })?,
+            )
         };
         Ok(Selection { rules, clauses, patterns, globs })
     }

@@ -135,10 +135,7 @@ fn schemas() -> &'static Schemas {
 impl Corpus {
     /// The corpus embedded in the binary when it was built.
     pub fn embedded() -> Result<Corpus, CorpusErrors> {
-        let files = embedded::FILES
-            .iter()
-            .map(|(path, text)| (PathBuf::from(path), text.to_string()))
-            .collect();
+        let files = embedded::FILES.iter().map(|(path, text)| (PathBuf::from(path), text.to_string())).collect();
         Corpus::from_files(files)
     }
 
@@ -156,13 +153,17 @@ impl Corpus {
                 }
             };
             let path = entry.path();
-            if !entry.file_type().is_file() || !matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+            if !entry.file_type().is_file()
+                || !matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+            {
                 continue;
             }
             let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
             match std::fs::read_to_string(path) {
                 Ok(text) => files.push((relative, text)),
-                Err(error) => errors.push(error_at(relative, Position::default(), CorpusErrorKind::Read(error.to_string()))),
+                Err(error) => {
+                    errors.push(error_at(relative, Position::default(), CorpusErrorKind::Read(error.to_string())))
+                }
             }
         }
         if !errors.is_empty() {
@@ -201,11 +202,7 @@ impl Corpus {
                 Err(error) => errors.push(error),
             }
         }
-        if errors.is_empty() {
-            Ok(Corpus { catalog, cases, files })
-        } else {
-            Err(CorpusErrors(errors))
-        }
+        if errors.is_empty() { Ok(Corpus { catalog, cases, files }) } else { Err(CorpusErrors(errors)) }
     }
 
     /// Per clause, in catalog order: how many cases of each level cite it.
@@ -246,7 +243,12 @@ fn error_at(path: PathBuf, position: Position, kind: CorpusErrorKind) -> CorpusE
     CorpusError { path, position, kind }
 }
 
-fn parse(path: &Path, text: &str, schema: &jsonschema::Validator, schema_name: &'static str) -> Result<Document, CorpusError> {
+fn parse(
+    path: &Path,
+    text: &str,
+    schema: &jsonschema::Validator,
+    schema_name: &'static str,
+) -> Result<Document, CorpusError> {
     let document = Document::parse(text)
         .map_err(|p| error_at(path.to_path_buf(), p.position, CorpusErrorKind::Yaml(p.message)))?;
     if let Some((pointer, message)) = best_schema_error(schema, &document.value) {
@@ -254,7 +256,11 @@ fn parse(path: &Path, text: &str, schema: &jsonschema::Validator, schema_name: &
         return Err(error_at(
             path.to_path_buf(),
             position,
-            CorpusErrorKind::Schema { pointer: if pointer.is_empty() { "/".into() } else { pointer }, message, schema: schema_name },
+            CorpusErrorKind::Schema {
+                pointer: if pointer.is_empty() { "/".into() } else { pointer },
+                message,
+                schema: schema_name,
+            },
         ));
     }
     Ok(document)
@@ -332,7 +338,13 @@ fn load_case_file(
             } else if let Some(i) = raw.invoke {
                 let tools = tools_for(i.tools, &group.tools, &i.tool).map_err(|why| nothing("/invoke", why))?;
                 let transports = i.transports.unwrap_or_else(|| Transport::ALL.to_vec());
-                Check::Invoke { tools, tool: i.tool, arguments: i.arguments, transports, expect: expectation(i.expected, i.behaviours) }
+                Check::Invoke {
+                    tools,
+                    tool: i.tool,
+                    arguments: i.arguments,
+                    transports,
+                    expect: expectation(i.expected, i.behaviours),
+                }
             } else if let Some(d) = raw.describe {
                 let tools = tools_for(d.tools, &group.tools, &d.tool).map_err(|why| nothing("/describe", why))?;
                 Check::Describe { tools, tool: d.tool, views: d.views.unwrap_or_else(|| View::ALL.to_vec()) }
@@ -386,16 +398,30 @@ fn best_schema_error(schema: &jsonschema::Validator, value: &Value) -> Option<(S
 
 fn pick(errors: &[jsonschema::ValidationError<'_>]) -> Option<(String, String)> {
     use jsonschema::error::ValidationErrorKind as K;
-    let deepest = errors.iter().max_by_key(|e| e.instance_path().as_str().matches('/').count())?;
-    let pointer = deepest.instance_path().as_str().to_string();
-    match deepest.kind() {
+    let depth = |e: &jsonschema::ValidationError<'_>| e.instance_path().as_str().matches('/').count();
+    let deepest = errors.iter().map(depth).max()?;
+    let candidates = errors.iter().filter(|e| depth(e) == deepest);
+    // An unexpected field names the typo, so it goes first; otherwise the first error found.
+    let best = candidates
+        .clone()
+        .find(|e| matches!(e.kind(), K::AdditionalProperties { .. }))
+        .or_else(|| candidates.clone().next())?;
+    let pointer = best.instance_path().as_str().to_string();
+    match best.kind() {
+        K::AdditionalProperties { unexpected } => {
+            let mut at = pointer;
+            if let Some(name) = unexpected.first() {
+                crate::compare::push_token(&mut at, name);
+            }
+            Some((at, best.to_string()))
+        }
         K::AnyOf { context } | K::OneOfNotValid { context } => {
             let branch = context.iter().filter(|b| !b.is_empty()).min_by_key(|b| b.len());
             match branch.and_then(|b| pick(b)) {
                 Some((inner, message)) if inner.len() >= pointer.len() => Some((inner, message)),
-                _ => Some((pointer, deepest.to_string())),
+                _ => Some((pointer, best.to_string())),
             }
         }
-        _ => Some((pointer, deepest.to_string())),
+        _ => Some((pointer, best.to_string())),
     }
 }

@@ -92,7 +92,8 @@ pub enum StatusKind {
 
 impl StatusKind {
     /// All kinds, in report order.
-    pub const ALL: [StatusKind; 5] = [StatusKind::Pass, StatusKind::Fail, StatusKind::Error, StatusKind::Skip, StatusKind::Observed];
+    pub const ALL: [StatusKind; 5] =
+        [StatusKind::Pass, StatusKind::Fail, StatusKind::Error, StatusKind::Skip, StatusKind::Observed];
 
     /// The name reports use.
     pub fn as_str(self) -> &'static str {

@@ -51,8 +51,6 @@ impl Catalog {
 
     /// The rule a clause id belongs to, and the clause.
     pub fn clause(&self, id: &str) -> Option<(&Rule, &Clause)> {
-        self.rules
-            .iter()
-            .find_map(|rule| rule.clauses.iter().find(|c| c.id == id).map(|c| (rule, c)))
+        self.rules.iter().find_map(|rule| rule.clauses.iter().find(|c| c.id == id).map(|c| (rule, c)))
     }
 }

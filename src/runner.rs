@@ -118,7 +118,9 @@ impl<T: Target> Session<T> {
         }
         let result = match &case.check {
             Check::Normalize { input_schema, arguments, expect } => self.normalize(input_schema, arguments, expect),
-            Check::Invoke { tools, tool, arguments, transports, expect } => self.invoke(tools, tool, arguments, transports, expect),
+            Check::Invoke { tools, tool, arguments, transports, expect } => {
+                self.invoke(tools, tool, arguments, transports, expect)
+            }
             Check::Describe { tools, tool, views } => self.describe(tools, tool, views),
         };
         result.unwrap_or_else(|error| match error {
@@ -131,9 +133,14 @@ impl<T: Target> Session<T> {
         let actual = self.target.normalize(schema, arguments)?;
         Ok(match expect {
             Expect::One(expected) if same(expected, &actual) => Status::Pass,
-            Expect::One(expected) => Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual)),
+            Expect::One(expected) => {
+                Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual))
+            }
             Expect::Behaviours(behaviours) => Status::Observed(Observation {
-                behaviour: behaviours.iter().find(|(_, expected)| same(expected, &actual)).map(|(name, _)| name.clone()),
+                behaviour: behaviours
+                    .iter()
+                    .find(|(_, expected)| same(expected, &actual))
+                    .map(|(name, _)| name.clone()),
                 actual,
             }),
         })
@@ -168,7 +175,8 @@ impl<T: Target> Session<T> {
         transports: &[Transport],
         expect: &Expect<InvokeExpectation>,
     ) -> Result<Status, TargetError> {
-        let claimed: Vec<Transport> = transports.iter().copied().filter(|t| self.implementation.transports.contains(t)).collect();
+        let claimed: Vec<Transport> =
+            transports.iter().copied().filter(|t| self.implementation.transports.contains(t)).collect();
         let Some(&first) = claimed.first() else {
             return Ok(Status::Skip { reason: "no transport of the case is claimed".into() });
         };
@@ -189,7 +197,7 @@ impl<T: Target> Session<T> {
         Ok(match expect {
             Expect::One(expected) => match calls.judge(expected) {
                 Ok(()) => Status::Pass,
-                Err(failure) => Status::Fail(failure),
+                Err(failure) => Status::Fail(*failure),
             },
             Expect::Behaviours(behaviours) => Status::Observed(Observation {
                 behaviour: behaviours.iter().find(|(_, e)| calls.judge(e).is_ok()).map(|(name, _)| name.clone()),
@@ -210,14 +218,14 @@ struct Calls<'a> {
 }
 
 impl Calls<'_> {
-    fn judge(&self, expected: &InvokeExpectation) -> Result<(), Failure> {
+    fn judge(&self, expected: &InvokeExpectation) -> Result<(), Box<Failure>> {
         match expected {
             InvokeExpectation::Executed { received } => {
                 let want = json!({ "outcome": "executed", "handler_calls": 1, "received": received });
                 for (transport, invocation) in &self.calls {
                     let got = view(invocation);
                     if !same(&want, &got) {
-                        return Err(Failure::new(format!("invoke on {transport}"), want, got));
+                        return fail(format!("invoke on {transport}"), want, got);
                     }
                 }
                 Ok(())
@@ -230,17 +238,18 @@ impl Calls<'_> {
                 let (first_transport, first) = &self.calls[0];
                 let first_error = view(first);
                 if let Some((repeated, permuted)) = &self.rechecks {
-                    for (what, again) in [("repeated", repeated), ("repeated with its keys in reverse order", permuted)] {
+                    for (what, again) in [("repeated", repeated), ("repeated with its keys in reverse order", permuted)]
+                    {
                         let got = view(again);
                         if !same(&first_error, &got) {
-                            return Err(Failure::new(format!("the same call {what} on {first_transport}"), first_error, got));
+                            return fail(format!("the same call {what} on {first_transport}"), first_error, got);
                         }
                     }
                 }
                 for (transport, invocation) in &self.calls[1..] {
                     let got = view(invocation);
                     if !same(&first_error, &got) {
-                        return Err(Failure::new(format!("error on {transport}, against {first_transport}"), first_error, got));
+                        return fail(format!("error on {transport}, against {first_transport}"), first_error, got);
                     }
                 }
                 Ok(())
@@ -250,12 +259,17 @@ impl Calls<'_> {
 }
 
 /// One rejected call checked: outcome, shape, problems, expected fields and message.
-fn check_rejection(transport: Transport, invocation: &Invocation, problems: &[Problem], fields: &[String]) -> Result<(), Failure> {
+fn check_rejection(
+    transport: Transport,
+    invocation: &Invocation,
+    problems: &[Problem],
+    fields: &[String],
+) -> Result<(), Box<Failure>> {
     let Invocation::Rejected { handler_calls: 0, error } = invocation else {
         let got = view(invocation);
         let want = json!({ "outcome": "rejected", "handler_calls": 0 });
         let got = json!({ "outcome": got["outcome"], "handler_calls": got["handler_calls"], "received": got.get("received") });
-        return Err(Failure::new(format!("invoke on {transport}"), want, strip_nulls(got)));
+        return fail(format!("invoke on {transport}"), want, strip_nulls(got));
     };
     let shape = || {
         json!({
@@ -269,18 +283,19 @@ fn check_rejection(transport: Transport, invocation: &Invocation, problems: &[Pr
         error.get("problems").and_then(Value::as_array),
         error.get("expected_fields").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string)),
     ) else {
-        return Err(Failure::new(format!("shape of the error on {transport}"), shape(), error.clone()));
+        return fail(format!("shape of the error on {transport}"), shape(), error.clone());
     };
     let with_alternatives = problems.iter().any(|p| p.alternatives.is_some());
-    let want = canonical_problems(problems.iter().map(|p| serde_json::to_value(p).unwrap_or(Value::Null)), with_alternatives);
+    let want =
+        canonical_problems(problems.iter().map(|p| serde_json::to_value(p).unwrap_or(Value::Null)), with_alternatives);
     let got = canonical_problems(actual_problems.iter().cloned(), with_alternatives);
     if !same(&want, &got) {
-        return Err(Failure::new(format!("problems named on {transport}"), want, got));
+        return fail(format!("problems named on {transport}"), want, got);
     }
     let want_fields = sorted_strings(fields.iter().map(String::as_str));
     let got_fields = sorted_strings(actual_fields.iter().filter_map(Value::as_str));
     if !same(&want_fields, &got_fields) {
-        return Err(Failure::new(format!("expected_fields on {transport}"), want_fields, got_fields));
+        return fail(format!("expected_fields on {transport}"), want_fields, got_fields);
     }
     let mut terms: Vec<&str> = vec!["get_api_spec"];
     terms.extend(problems.iter().filter_map(|p| p.field.as_deref()));
@@ -289,11 +304,11 @@ fn check_rejection(transport: Transport, invocation: &Invocation, problems: &[Pr
     terms.dedup();
     let found: Vec<&str> = terms.iter().copied().filter(|t| message.contains(t)).collect();
     if found.len() != terms.len() {
-        return Err(Failure::new(
+        return fail(
             format!("words the message mentions on {transport} (message: {message:?})"),
             json!(terms),
             json!(found),
-        ));
+        );
     }
     Ok(())
 }
@@ -341,6 +356,11 @@ fn sorted_strings<'a>(items: impl Iterator<Item = &'a str>) -> Value {
     json!(items)
 }
 
+/// A failed check, boxed (a failure holds two values and is large).
+fn fail(check: impl Into<String>, expected: Value, actual: Value) -> Result<(), Box<Failure>> {
+    Err(Box::new(Failure::new(check, expected, actual)))
+}
+
 /// An invocation as JSON, the way failures show it.
 fn view(invocation: &Invocation) -> Value {
     serde_json::to_value(invocation).unwrap_or(Value::Null)
@@ -374,15 +394,23 @@ mod tests {
     #[test]
     fn problems_compare_as_sets_of_kind_and_field() {
         let a = canonical_problems(
-            vec![json!({"kind": "unknown_field", "field": "b", "hint": "x"}), json!({"kind": "missing_required", "field": "a"})].into_iter(),
+            vec![
+                json!({"kind": "unknown_field", "field": "b", "hint": "x"}),
+                json!({"kind": "missing_required", "field": "a"}),
+            ]
+            .into_iter(),
             false,
         );
         let b = canonical_problems(
-            vec![json!({"kind": "missing_required", "field": "a"}), json!({"kind": "unknown_field", "field": "b"})].into_iter(),
+            vec![json!({"kind": "missing_required", "field": "a"}), json!({"kind": "unknown_field", "field": "b"})]
+                .into_iter(),
             false,
         );
         assert!(same(&a, &b));
-        let with = canonical_problems(vec![json!({"kind": "no_alternative", "alternatives": [["b"], ["a", "c"]]})].into_iter(), true);
+        let with = canonical_problems(
+            vec![json!({"kind": "no_alternative", "alternatives": [["b"], ["a", "c"]]})].into_iter(),
+            true,
+        );
         assert_eq!(with, json!([{"kind": "no_alternative", "alternatives": [["a", "c"], ["b"]]}]));
     }
 }

@@ -55,10 +55,7 @@ impl Document {
             });
         }
         let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|error| YamlProblem {
-            position: error
-                .location()
-                .map(|l| Position { line: l.line(), column: l.column() })
-                .unwrap_or_default(),
+            position: error.location().map(|l| Position { line: l.line(), column: l.column() }).unwrap_or_default(),
             message: strip_location(&error.to_string()),
         })?;
         let mut pointer = String::new();
@@ -106,9 +103,9 @@ fn convert(yaml: &serde_yaml::Value, pointer: &mut String) -> Result<Value, (Str
                 Value::Number(u.into())
             } else {
                 let f = n.as_f64().unwrap_or(f64::NAN);
-                Value::Number(Number::from_f64(f).ok_or_else(|| {
-                    (pointer.clone(), format!("{n} is not a JSON number"))
-                })?)
+                Value::Number(
+                    Number::from_f64(f).ok_or_else(|| (pointer.clone(), format!("{n} is not a JSON number")))?,
+                )
             }
         }
         Y::String(s) => Value::String(s.clone()),
@@ -141,16 +138,12 @@ fn convert(yaml: &serde_yaml::Value, pointer: &mut String) -> Result<Value, (Str
         }
         Y::Tagged(tagged) => {
             if tagged.tag != "json" {
-                return Err((
-                    pointer.clone(),
-                    format!("unknown tag {}; the only tag is !json", tagged.tag),
-                ));
+                return Err((pointer.clone(), format!("unknown tag {}; the only tag is !json", tagged.tag)));
             }
             let Y::String(text) = &tagged.value else {
                 return Err((pointer.clone(), "!json must tag a string of JSON text".to_string()));
             };
-            serde_json::from_str(text)
-                .map_err(|error| (pointer.clone(), format!("!json text is not JSON: {error}")))?
+            serde_json::from_str(text).map_err(|error| (pointer.clone(), format!("!json text is not JSON: {error}")))?
         }
     })
 }
@@ -169,10 +162,18 @@ struct Positions {
 }
 
 enum Frame {
-    Sequence { pointer: String, next: usize },
+    Sequence {
+        pointer: String,
+        next: usize,
+    },
     /// `start` is kept for an empty mapping: for block mappings the parser's start mark lies
     /// past the first key, so a mapping is located at its first key instead.
-    Mapping { pointer: String, key: Option<String>, start: Marker, keys: usize },
+    Mapping {
+        pointer: String,
+        key: Option<String>,
+        start: Marker,
+        keys: usize,
+    },
 }
 
 impl Positions {
@@ -201,9 +202,7 @@ impl Positions {
     }
 
     fn record(&mut self, pointer: &str, mark: Marker) {
-        self.positions
-            .entry(pointer.to_string())
-            .or_insert(Position { line: mark.line(), column: mark.col() + 1 });
+        self.positions.entry(pointer.to_string()).or_insert(Position { line: mark.line(), column: mark.col() + 1 });
     }
 }
 

@@ -11,6 +11,12 @@ use std::borrow::Cow;
 /// The most decoding passes run on one string.
 pub const MAX_PASSES: usize = 32;
 
+/// One decoding pass: every character reference in `text` decoded once, by the WHATWG rules for
+/// text content.
+pub fn decode_once(text: &str) -> Cow<'_, str> {
+    htmlize::unescape(text)
+}
+
 /// Decodes character references in `text`, pass after pass, until nothing changes or
 /// [`MAX_PASSES`] passes have run.
 pub fn decode(text: &str) -> Cow<'_, str> {
@@ -19,7 +25,7 @@ pub fn decode(text: &str) -> Cow<'_, str> {
         if !current.contains('&') {
             break;
         }
-        let next = htmlize::unescape(current.as_ref()).into_owned();
+        let next = decode_once(current.as_ref()).into_owned();
         if next == current.as_ref() {
             break;
         }

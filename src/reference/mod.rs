@@ -74,7 +74,9 @@ impl Target for Reference {
         let handler_calls = received.len() as u64;
         match result {
             Ok(()) => Ok(Invocation::Executed { handler_calls, received: received.pop().unwrap_or(Value::Null) }),
-            Err(Dispatch::Rejected(rejection)) => Ok(Invocation::Rejected { handler_calls, error: rejection.to_json() }),
+            Err(Dispatch::Rejected(rejection)) => {
+                Ok(Invocation::Rejected { handler_calls, error: rejection.to_json() })
+            }
             Err(Dispatch::Unroutable(why)) => Err(TargetError::Broken(why)),
         }
     }

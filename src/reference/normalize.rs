@@ -22,9 +22,7 @@ const MAX_REF_HOPS: usize = 32;
 pub fn normalize(input_schema: &Value, arguments: &Value) -> Value {
     let decoded = match arguments {
         Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(name, value)| (name.clone(), decode_json_argument(input_schema, name, value)))
-                .collect(),
+            map.iter().map(|(name, value)| (name.clone(), decode_json_argument(input_schema, name, value))).collect(),
         ),
         other => other.clone(),
     };
@@ -151,9 +149,6 @@ mod tests {
         let s = schema();
         assert_eq!(normalize(&s, &json!({"ops": "[&quot;a&quot;]"})), json!({"ops": "[\"a\"]"}));
         assert_eq!(normalize(&s, &json!({"ops": "[\"&amp;amp;\"]"})), json!({"ops": ["&"]}));
-        assert_eq!(
-            normalize(&s, &json!({"meta": {"k&amp;": ["&lt;"]}})),
-            json!({"meta": {"k&amp;": ["<"]}})
-        );
+        assert_eq!(normalize(&s, &json!({"meta": {"k&amp;": ["&lt;"]}})), json!({"meta": {"k&amp;": ["<"]}}));
     }
 }

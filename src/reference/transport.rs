@@ -18,8 +18,14 @@ pub enum Dispatch {
 }
 
 /// A direct provider call.
-pub fn direct(registry: &Registry, tool: &str, arguments: &Value, handler: &mut dyn FnMut(Value)) -> Result<(), Dispatch> {
-    let executor = registry.executor(tool).ok_or_else(|| Dispatch::Unroutable(format!("no tool named {tool} is registered")))?;
+pub fn direct(
+    registry: &Registry,
+    tool: &str,
+    arguments: &Value,
+    handler: &mut dyn FnMut(Value),
+) -> Result<(), Dispatch> {
+    let executor =
+        registry.executor(tool).ok_or_else(|| Dispatch::Unroutable(format!("no tool named {tool} is registered")))?;
     executor.execute(arguments, handler).map_err(Dispatch::Rejected)
 }
 
@@ -30,8 +36,12 @@ pub fn structured_message(tool: &str, arguments: &Value) -> Vec<u8> {
 
 /// A structured transport's message, decoded and dispatched.
 pub fn structured(registry: &Registry, message: &[u8], handler: &mut dyn FnMut(Value)) -> Result<(), Dispatch> {
-    let envelope: Value = serde_json::from_slice(message).map_err(|e| Dispatch::Unroutable(format!("unreadable message: {e}")))?;
-    let tool = envelope.get("name").and_then(Value::as_str).ok_or_else(|| Dispatch::Unroutable("the message names no tool".into()))?;
+    let envelope: Value =
+        serde_json::from_slice(message).map_err(|e| Dispatch::Unroutable(format!("unreadable message: {e}")))?;
+    let tool = envelope
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Dispatch::Unroutable("the message names no tool".into()))?;
     let arguments = envelope.get("arguments").cloned().unwrap_or(Value::Null);
     direct(registry, tool, &arguments, handler)
 }
@@ -51,8 +61,11 @@ pub fn http_request(tool: &str, arguments: &Value) -> HttpRequest {
 
 /// An HTTP bridge request, decoded and dispatched.
 pub fn http(registry: &Registry, request: &HttpRequest, handler: &mut dyn FnMut(Value)) -> Result<(), Dispatch> {
-    let tool = request.path.strip_prefix("/tools/").ok_or_else(|| Dispatch::Unroutable(format!("no route for {}", request.path)))?;
-    let arguments: Value =
-        serde_json::from_slice(&request.body).map_err(|e| Dispatch::Unroutable(format!("the body is not JSON: {e}")))?;
+    let tool = request
+        .path
+        .strip_prefix("/tools/")
+        .ok_or_else(|| Dispatch::Unroutable(format!("no route for {}", request.path)))?;
+    let arguments: Value = serde_json::from_slice(&request.body)
+        .map_err(|e| Dispatch::Unroutable(format!("the body is not JSON: {e}")))?;
     direct(registry, tool, &arguments, handler)
 }

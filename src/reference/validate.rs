@@ -120,7 +120,11 @@ impl ArgumentValidator {
         if problems.is_empty() {
             return Ok(());
         }
-        Err(Rejection { tool: self.tool.clone(), problems: problems.into_iter().collect(), expected_fields: self.expected_fields.clone() })
+        Err(Rejection {
+            tool: self.tool.clone(),
+            problems: problems.into_iter().collect(),
+            expected_fields: self.expected_fields.clone(),
+        })
     }
 
     fn problems_of(&self, error: &jsonschema::ValidationError<'_>, out: &mut BTreeSet<Problem>) {
@@ -175,7 +179,9 @@ impl ArgumentValidator {
             },
             ProblemKind::NotInEnum => "one of the allowed values".into(),
             ProblemKind::TooShort => match error.kind() {
-                Kind::MinLength { limit } => format!("at least {limit} character{}", if *limit == 1 { "" } else { "s" }),
+                Kind::MinLength { limit } => {
+                    format!("at least {limit} character{}", if *limit == 1 { "" } else { "s" })
+                }
                 _ => String::new(),
             },
             _ => keyword_words(&keyword),
@@ -196,7 +202,11 @@ impl ArgumentValidator {
         let branches = self.schema.get(keyword)?.as_array()?;
         let sets: Vec<Vec<String>> = branches
             .iter()
-            .map(|b| b.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).map(String::from).collect()))
+            .map(|b| {
+                b.get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(Value::as_str).map(String::from).collect())
+            })
             .collect::<Option<_>>()?;
         Some(sets)
     }
@@ -247,7 +257,9 @@ impl Problem {
                     .collect();
                 format!("none of the alternatives is satisfied: provide {}", sets.join(", or "))
             }
-            ProblemKind::InvalidValue if self.field.is_none() => format!("the arguments do not satisfy {}", self.wanted),
+            ProblemKind::InvalidValue if self.field.is_none() => {
+                format!("the arguments do not satisfy {}", self.wanted)
+            }
             ProblemKind::InvalidValue => format!("field {field}{at} does not satisfy {}", self.wanted),
         }
     }

@@ -5,7 +5,8 @@ use super::Report;
 
 /// The report as JSON text (ends with a newline).
 pub fn render(report: &Report) -> String {
-    let mut text = serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()));
+    let mut text =
+        serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()));
     text.push('\n');
     text
 }

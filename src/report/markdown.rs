@@ -42,10 +42,18 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "\n## Failing cases\n");
         for outcome in problems {
             let _ = writeln!(out, "### `{}`\n", outcome.id);
-            let _ = writeln!(out, "{} ({}; {}). Defined at `{}`.\n", escape(&outcome.summary), outcome.level, outcome.clauses.join(", "), outcome.location);
+            let _ = writeln!(
+                out,
+                "{} ({}; {}). Defined at `{}`.\n",
+                escape(&outcome.summary),
+                outcome.level,
+                outcome.clauses.join(", "),
+                outcome.location
+            );
             match &outcome.status {
                 Status::Fail(f) => {
-                    let pointer = if f.pointer.is_empty() { "the whole value".to_string() } else { format!("`{}`", f.pointer) };
+                    let pointer =
+                        if f.pointer.is_empty() { "the whole value".to_string() } else { format!("`{}`", f.pointer) };
                     let _ = writeln!(out, "Check: {}. First difference at {pointer}.\n", escape(&f.check));
                     let fence = fence(&f.diff);
                     let _ = writeln!(out, "{fence}diff\n{}{fence}\n", f.diff);

@@ -19,9 +19,19 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "  {}", rule.title);
         let mut rows = vec![["clause".to_string(), "required".into(), "interpretation".into(), "informational".into()]];
         for clause in &rule.clauses {
-            rows.push([clause.clause.clone(), cell(&clause.counts, Level::Required), cell(&clause.counts, Level::Interpretation), cell(&clause.counts, Level::Informational)]);
+            rows.push([
+                clause.clause.clone(),
+                cell(&clause.counts, Level::Required),
+                cell(&clause.counts, Level::Interpretation),
+                cell(&clause.counts, Level::Informational),
+            ]);
         }
-        rows.push(["all cases".into(), cell(&rule.totals, Level::Required), cell(&rule.totals, Level::Interpretation), cell(&rule.totals, Level::Informational)]);
+        rows.push([
+            "all cases".into(),
+            cell(&rule.totals, Level::Required),
+            cell(&rule.totals, Level::Interpretation),
+            cell(&rule.totals, Level::Informational),
+        ]);
         let widths: Vec<usize> = (0..4).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
         for row in &rows {
             let mut line = String::new();
@@ -76,7 +86,11 @@ pub fn failure(outcome: &Outcome) -> String {
             }
         }
         Status::Error { reason } => {
-            let _ = writeln!(out, "  reason: {reason}");
+            let mut lines = reason.lines();
+            let _ = writeln!(out, "  reason: {}", lines.next().unwrap_or_default());
+            for line in lines {
+                let _ = writeln!(out, "    {line}");
+            }
         }
         _ => {}
     }
@@ -84,9 +98,5 @@ pub fn failure(outcome: &Outcome) -> String {
 }
 
 fn list<S: AsRef<str>>(items: &[S]) -> String {
-    if items.is_empty() {
-        "nothing".into()
-    } else {
-        items.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(", ")
-    }
+    if items.is_empty() { "nothing".into() } else { items.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(", ") }
 }

@@ -1,0 +1,244 @@
+//! Corpus loading: every kind of bad file gives one error naming its file, line and column, and
+//! the catalog and schema stay in step with the rule texts and the code.
+
+use std::path::PathBuf;
+use tool_conformance::corpus::{CorpusError, CorpusErrorKind};
+use tool_conformance::{Corpus, Level, Transport, View};
+
+const CATALOG: &str = include_str!("../cases/rules.yaml");
+
+const GOOD: &str = r#"# yaml-language-server: $schema=../../schemas/case.schema.json
+groups:
+  - input_schema: { type: object, properties: { title: { type: string } } }
+    cases:
+      - name: one
+        clauses: [RT-TOOL-8.4]
+        level: required
+        summary: A reference is decoded.
+        normalize:
+          arguments: { title: "&lt;" }
+          expected: { title: "<" }
+"#;
+
+fn load(files: &[(&str, &str)]) -> Result<Corpus, Vec<CorpusError>> {
+    let mut all = vec![(PathBuf::from("rules.yaml"), CATALOG.to_string())];
+    all.extend(files.iter().map(|(p, t)| (PathBuf::from(p), t.to_string())));
+    Corpus::from_files(all).map_err(|e| e.0)
+}
+
+/// The single error for `text` as RT-TOOL-8/x.yaml, and its position.
+fn error(text: &str) -> (CorpusErrorKind, usize, usize) {
+    let errors = load(&[("RT-TOOL-8/x.yaml", text)]).expect_err("the file is bad");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = errors.into_iter().next().unwrap();
+    assert_eq!(e.path, PathBuf::from("RT-TOOL-8/x.yaml"));
+    (e.kind, e.position.line, e.position.column)
+}
+
+#[test]
+fn a_good_file_loads_with_ids_and_places() {
+    let corpus = load(&[("RT-TOOL-8/x.yaml", GOOD)]).unwrap();
+    assert_eq!(corpus.cases.len(), 1);
+    assert_eq!(corpus.cases[0].id, "RT-TOOL-8/x/one");
+    assert_eq!(corpus.cases[0].location.to_string(), "RT-TOOL-8/x.yaml:5:9");
+}
+
+#[test]
+fn yaml_syntax_errors_have_a_place() {
+    let (kind, line, _) = error(&GOOD.replace("expected: { title: \"<\" }", "expected: { title: \"<\" "));
+    assert!(matches!(kind, CorpusErrorKind::Yaml(_)), "{kind:?}");
+    assert!(line >= 11, "line {line}");
+}
+
+#[test]
+fn a_misspelt_field_is_a_schema_error_at_its_line() {
+    let (kind, line, column) = error(&GOOD.replace("level: required", "levl: required"));
+    let CorpusErrorKind::Schema { message, pointer, .. } = kind else { panic!("{kind:?}") };
+    assert!(message.contains("levl"), "{message}");
+    assert_eq!(pointer, "/groups/0/cases/0/levl");
+    assert_eq!((line, column), (7, 9), "the unknown field itself");
+}
+
+#[test]
+fn a_wrong_value_is_a_schema_error_at_that_value() {
+    let (kind, line, column) = error(&GOOD.replace("level: required", "level: mandatory"));
+    assert!(
+        matches!(kind, CorpusErrorKind::Schema { ref pointer, .. } if pointer == "/groups/0/cases/0/level"),
+        "{kind:?}"
+    );
+    assert_eq!((line, column), (7, 9));
+}
+
+#[test]
+fn interpretation_needs_a_note() {
+    let (kind, line, _) = error(&GOOD.replace("level: required", "level: interpretation"));
+    let CorpusErrorKind::Schema { message, .. } = kind else { panic!("{kind:?}") };
+    assert!(message.contains("note"), "{message}");
+    assert_eq!(line, 5);
+}
+
+#[test]
+fn informational_needs_behaviours_not_one_expectation() {
+    let (kind, _, _) = error(&GOOD.replace("level: required", "level: informational\n        note: open"));
+    assert!(matches!(kind, CorpusErrorKind::Schema { .. }), "{kind:?}");
+}
+
+#[test]
+fn a_case_with_nothing_to_check_is_an_error() {
+    let text = GOOD.replace(
+        "        normalize:\n          arguments: { title: \"&lt;\" }\n          expected: { title: \"<\" }\n",
+        "",
+    );
+    let (kind, line, _) = error(&text);
+    assert!(matches!(kind, CorpusErrorKind::Schema { .. }), "{kind:?}");
+    assert_eq!(line, 5);
+    let (kind, _, _) = error(&GOOD.replace(
+        "  - input_schema: { type: object, properties: { title: { type: string } } }\n    cases:",
+        "  - cases:",
+    ));
+    assert!(matches!(kind, CorpusErrorKind::NothingToCheck(_)), "{kind:?}");
+}
+
+#[test]
+fn unknown_and_foreign_clauses_are_errors() {
+    let (kind, line, column) = error(&GOOD.replace("[RT-TOOL-8.4]", "[RT-TOOL-8.9]"));
+    assert!(matches!(kind, CorpusErrorKind::UnknownClause { .. }), "{kind:?}");
+    assert_eq!((line, column), (6, 18));
+    let (kind, _, _) = error(&GOOD.replace("[RT-TOOL-8.4]", "[PLAT-162.closed-root]"));
+    assert!(matches!(kind, CorpusErrorKind::UnknownClause { .. }), "{kind:?}");
+}
+
+#[test]
+fn duplicate_ids_are_errors() {
+    let twice = format!("{GOOD}{}", &GOOD[GOOD.find("      - name: one").unwrap()..]);
+    let (kind, line, _) = error(&twice);
+    assert!(matches!(kind, CorpusErrorKind::DuplicateId { ref id, .. } if id == "RT-TOOL-8/x/one"), "{kind:?}");
+    assert_eq!(line, 12);
+}
+
+#[test]
+fn an_invoke_of_an_unregistered_tool_is_an_error() {
+    let text = r#"groups:
+  - tools: [{ name: a, input_schema: { type: object } }]
+    cases:
+      - name: call
+        clauses: [RT-TOOL-8.1]
+        level: required
+        summary: Calls a tool that is not there.
+        invoke: { tool: b, arguments: {}, expected: { outcome: executed, received: {} } }
+"#;
+    let (kind, line, _) = error(text);
+    assert!(matches!(kind, CorpusErrorKind::NothingToCheck(ref why) if why.contains("not among")), "{kind:?}");
+    assert_eq!(line, 8);
+}
+
+#[test]
+fn files_outside_a_rule_folder_are_errors() {
+    let errors = load(&[("NOPE-1/x.yaml", GOOD), ("x.yaml", GOOD)]).unwrap_err();
+    assert_eq!(errors.len(), 2);
+    assert!(errors.iter().all(|e| matches!(e.kind, CorpusErrorKind::Placement(_))));
+}
+
+#[test]
+fn every_bad_file_is_reported_once() {
+    let errors =
+        load(&[("RT-TOOL-8/a.yaml", "groups: ["), ("RT-TOOL-8/b.yaml", GOOD), ("RT-TOOL-8/c.yaml", "groups: []")])
+            .unwrap_err();
+    let files: Vec<String> = errors.iter().map(|e| e.path.display().to_string()).collect();
+    assert_eq!(files, ["RT-TOOL-8/a.yaml", "RT-TOOL-8/c.yaml"]);
+    let shown = errors[1].to_string();
+    assert!(shown.starts_with("RT-TOOL-8/c.yaml:1:"), "{shown}");
+}
+
+#[test]
+fn a_missing_catalog_is_an_error() {
+    let errors = Corpus::from_files(vec![(PathBuf::from("RT-TOOL-8/x.yaml"), GOOD.to_string())]).unwrap_err().0;
+    assert!(matches!(errors[0].kind, CorpusErrorKind::NoCatalog));
+}
+
+#[test]
+fn the_catalog_lists_exactly_the_clause_ids_of_the_specs() {
+    let readme = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/specs/README.md"));
+    let Ok(readme) = readme else {
+        assert!(std::env::var_os("CI").is_none(), "../shared/specs/README.md is missing");
+        return;
+    };
+    let mut ids: Vec<String> = readme
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|t| (t.starts_with("RT-TOOL-8.") || t.starts_with("PLAT-162.")) && !t.contains(' '))
+        .map(String::from)
+        .collect();
+    // The README writes the numbered clauses as a range: `RT-TOOL-8.1` … `RT-TOOL-8.5`.
+    if readme.contains("`RT-TOOL-8.1` … `RT-TOOL-8.5`") {
+        ids.extend((2..5).map(|n| format!("RT-TOOL-8.{n}")));
+    }
+    ids.sort();
+    ids.dedup();
+    let corpus = Corpus::embedded().expect("the embedded corpus loads");
+    let mut catalog: Vec<String> =
+        corpus.catalog.rules.iter().flat_map(|r| r.clauses.iter().map(|c| c.id.clone())).collect();
+    catalog.sort();
+    assert_eq!(catalog, ids);
+}
+
+#[test]
+fn every_case_file_opens_with_the_schema_modeline() {
+    let corpus = Corpus::embedded().unwrap();
+    for (path, text) in &corpus.files {
+        let expected = if path.as_os_str() == "rules.yaml" {
+            "# yaml-language-server: $schema=../schemas/rules.schema.json"
+        } else {
+            "# yaml-language-server: $schema=../../schemas/case.schema.json"
+        };
+        assert_eq!(text.lines().next(), Some(expected), "{}", path.display());
+    }
+}
+
+#[test]
+fn the_schema_enums_match_the_code() {
+    let schema: serde_json::Value = serde_json::from_str(tool_conformance::corpus::CASE_SCHEMA).unwrap();
+    let strings = |pointer: &str| -> Vec<String> {
+        schema
+            .pointer(pointer)
+            .and_then(|v| v.as_array())
+            .unwrap_or_else(|| panic!("{pointer}"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(strings("/$defs/transport/enum"), Transport::ALL.map(|t| t.as_str().to_string()));
+    assert_eq!(strings("/$defs/describe/properties/views/items/enum"), View::ALL.map(|v| v.as_str().to_string()));
+    assert_eq!(strings("/$defs/case/properties/level/enum"), Level::ALL.map(|l| l.as_str().to_string()));
+    assert_eq!(strings("/$defs/problem/properties/kind/enum"), tool_conformance::case::PROBLEM_KINDS.map(String::from));
+}
+
+#[test]
+fn a_file_using_every_schema_field_loads() {
+    let schema: serde_json::Value = serde_json::from_str(tool_conformance::corpus::CASE_SCHEMA).unwrap();
+    let example = include_str!("fixtures/every-field.yaml");
+    let mut names = Vec::new();
+    collect_property_names(&schema, &mut names);
+    for name in names {
+        assert!(
+            example.contains(&format!("{name}:")),
+            "tests/fixtures/every-field.yaml does not use the schema field {name}"
+        );
+    }
+    let corpus = load(&[("PLAT-162/every-field.yaml", example)]).unwrap_or_else(|e| panic!("{}", e[0]));
+    assert!(corpus.cases.len() >= 4);
+}
+
+fn collect_property_names(schema: &serde_json::Value, out: &mut Vec<String>) {
+    match schema {
+        serde_json::Value::Object(map) => {
+            if let Some(serde_json::Value::Object(properties)) = map.get("properties") {
+                out.extend(properties.keys().cloned());
+            }
+            map.values().for_each(|v| collect_property_names(v, out));
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_property_names(v, out)),
+        _ => {}
+    }
+}

@@ -1,0 +1,126 @@
+//! Every reporter on one fixed set of outcomes, against expected output in tests/fixtures/.
+//! Run with `UPDATE_FIXTURES=1` to rewrite the fixtures after a deliberate change, then read the
+//! diff.
+
+use serde_json::json;
+use std::path::PathBuf;
+use tool_conformance::outcome::{Failure, Observation};
+use tool_conformance::report::{Report, Suite, json as json_report, markdown, terminal};
+use tool_conformance::{Corpus, Implementation, Level, Outcome, Standing, Status, Transport};
+
+fn outcome(id: &str, level: Level, clauses: &[&str], status: Status) -> Outcome {
+    Outcome {
+        id: id.into(),
+        rule: id.split('/').next().unwrap().into(),
+        clauses: clauses.iter().map(|c| c.to_string()).collect(),
+        level,
+        summary: format!("Summary of {id}."),
+        note: (level != Level::Required).then(|| "The reading taken.".to_string()),
+        location: format!("{}.yaml:3:9", id.rsplit_once('/').unwrap().0),
+        status,
+    }
+}
+
+fn fixed_report() -> Report {
+    let catalog =
+        Corpus::from_files(vec![(PathBuf::from("rules.yaml"), include_str!("../cases/rules.yaml").to_string())])
+            .unwrap()
+            .catalog;
+    let implementation = Implementation {
+        name: "example <runtime> | `x`".into(),
+        version: "1.2.3".into(),
+        language: Some("python".into()),
+        homepage: None,
+        rules: vec!["RT-TOOL-8".into()],
+        transports: vec![Transport::Direct, Transport::Http],
+    };
+    let cases = vec![
+        outcome("RT-TOOL-8/a/passes", Level::Required, &["RT-TOOL-8.2"], Status::Pass),
+        outcome(
+            "RT-TOOL-8/a/fails",
+            Level::Required,
+            &["RT-TOOL-8.4", "RT-TOOL-8.5"],
+            Status::Fail(Failure::new(
+                "arguments reaching the tool",
+                json!({"title": "Ember & Oak", "n": 1}),
+                json!({"title": "Ember &amp; Oak", "n": 1}),
+            )),
+        ),
+        outcome(
+            "RT-TOOL-8/a/breaks",
+            Level::Interpretation,
+            &["RT-TOOL-8.4"],
+            Status::Error { reason: "the implementation closed stdout\nlast stderr: ```boom```".into() },
+        ),
+        outcome(
+            "RT-TOOL-8/b/seen",
+            Level::Informational,
+            &["RT-TOOL-8.4"],
+            Status::Observed(Observation { behaviour: Some("two-passes".into()), actual: json!({"t": "&lt;"}) }),
+        ),
+        outcome(
+            "RT-TOOL-8/b/other",
+            Level::Informational,
+            &["RT-TOOL-8.2"],
+            Status::Observed(Observation { behaviour: None, actual: json!(1) }),
+        ),
+        outcome(
+            "PLAT-162/c/skipped",
+            Level::Required,
+            &["PLAT-162.closed-root"],
+            Status::Skip { reason: "PLAT-162 is not claimed".into() },
+        ),
+    ];
+    Report {
+        suite: Suite { name: "tool-conformance".into(), version: "0.0.0-test".into() },
+        standing: Standing::new(&catalog, &implementation, &cases),
+        implementation,
+        cases,
+    }
+}
+
+fn expect(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_FIXTURES=1", path.display()));
+    if expected != actual {
+        let diff = similar::TextDiff::from_lines(expected.as_str(), actual)
+            .unified_diff()
+            .header("expected", "actual")
+            .to_string();
+        panic!("{name} differs from its fixture:\n{diff}");
+    }
+}
+
+#[test]
+fn terminal_output() {
+    expect("report.txt", &terminal::render(&fixed_report()));
+}
+
+#[test]
+fn markdown_output() {
+    expect("report.md", &markdown::render(&fixed_report()));
+}
+
+#[test]
+fn json_output() {
+    expect("report.json", &json_report::render(&fixed_report()));
+}
+
+#[test]
+fn the_standing_counts_and_verdicts() {
+    let report = fixed_report();
+    let rt = &report.standing.rules[0];
+    assert_eq!(rt.verdict.as_str(), "does not conform");
+    assert_eq!(rt.totals.total(Level::Required), 2);
+    let plat = &report.standing.rules[1];
+    assert_eq!(plat.verdict.as_str(), "not claimed");
+    let clause_4 = rt.clauses.iter().find(|c| c.clause == "RT-TOOL-8.4").unwrap();
+    assert_eq!(tool_conformance::report::cell(&clause_4.counts, Level::Required), "0/1, 1 fail");
+    assert_eq!(tool_conformance::report::cell(&clause_4.counts, Level::Interpretation), "0/1, 1 error");
+    assert_eq!(tool_conformance::report::cell(&clause_4.counts, Level::Informational), "1 seen");
+}
