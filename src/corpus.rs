@@ -9,7 +9,7 @@
 //! column; all bad files are reported together.
 
 use crate::case::file::{Behaviour, CaseFile};
-use crate::case::{Case, Check, Expect, Level, Location};
+use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Location};
 use crate::rules::Catalog;
 use crate::tool::{Tool, Transport, View};
 use crate::yaml::{Document, Position};
@@ -94,6 +94,9 @@ pub enum CorpusErrorKind {
     /// A case that cannot check anything as written.
     #[error("nothing to check: {0}")]
     NothingToCheck(String),
+    /// A schema in a case that is not a valid JSON Schema, or an expectation that contradicts it.
+    #[error("{0}")]
+    BadSchema(String),
     /// The corpus has no catalog.
     #[error("no rules.yaml at the corpus root")]
     NoCatalog,
@@ -312,6 +315,14 @@ fn load_case_file(
         .map_err(|e| here(Position::default(), CorpusErrorKind::Yaml(e.to_string())))?;
     let mut cases = Vec::new();
     for (g, group) in parsed.groups.into_iter().enumerate() {
+        let group_at = |suffix: &str| document.position(&format!("/groups/{g}{suffix}"));
+        if let Some(schema) = &group.input_schema {
+            lint_schema(schema).map_err(|why| here(group_at("/input_schema"), CorpusErrorKind::BadSchema(why)))?;
+        }
+        for (t, tool) in group.tools.iter().flatten().enumerate() {
+            lint_schema(&tool.input_schema)
+                .map_err(|why| here(group_at(&format!("/tools/{t}/input_schema")), CorpusErrorKind::BadSchema(why)))?;
+        }
         for (c, raw) in group.cases.into_iter().enumerate() {
             let pointer = format!("/groups/{g}/cases/{c}");
             let at = |suffix: &str| document.position(&format!("{pointer}{suffix}"));
@@ -330,6 +341,20 @@ fn load_case_file(
                 }
             }
             let nothing = |suffix: &str, why: String| here(at(suffix), CorpusErrorKind::NothingToCheck(why));
+            if let Some(schema) = raw.normalize.as_ref().and_then(|n| n.input_schema.as_ref()) {
+                lint_schema(schema)
+                    .map_err(|why| here(at("/normalize/input_schema"), CorpusErrorKind::BadSchema(why)))?;
+            }
+            for (kind, tools) in [
+                ("invoke", raw.invoke.as_ref().and_then(|i| i.tools.as_ref())),
+                ("describe", raw.describe.as_ref().and_then(|d| d.tools.as_ref())),
+            ] {
+                for (t, tool) in tools.into_iter().flatten().enumerate() {
+                    lint_schema(&tool.input_schema).map_err(|why| {
+                        here(at(&format!("/{kind}/tools/{t}/input_schema")), CorpusErrorKind::BadSchema(why))
+                    })?;
+                }
+            }
             let check = if let Some(n) = raw.normalize {
                 let input_schema = n.input_schema.or_else(|| group.input_schema.clone()).ok_or_else(|| {
                     nothing("/normalize", "a normalize case needs an input_schema, its own or its group's".into())
@@ -351,6 +376,10 @@ fn load_case_file(
             } else {
                 return Err(nothing("", "give one of normalize, invoke or describe".into()));
             };
+            if raw.level != Level::Informational {
+                lint_received(&check)
+                    .map_err(|why| here(at("/invoke/expected/received"), CorpusErrorKind::BadSchema(why)))?;
+            }
             seen.insert(id.clone(), location.clone());
             cases.push(Case {
                 id,
@@ -365,6 +394,52 @@ fn load_case_file(
         }
     }
     Ok(cases)
+}
+
+/// A schema in a case must compile as JSON Schema (draft 2020-12), or the case is a bug.
+fn lint_schema(schema: &Value) -> Result<(), String> {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(schema)
+        .map(|_| ())
+        .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))
+}
+
+/// What an executed call hands its handler has passed PLAT-162's validation, so it must be valid
+/// against the tool's schema with its root closed (to the expected fields) unless the schema
+/// declares additionalProperties. An expectation that is not is a bug in the case.
+fn lint_received(check: &Check) -> Result<(), String> {
+    let Check::Invoke { tools, tool, expect: Expect::One(InvokeExpectation::Executed { received }), .. } = check else {
+        return Ok(());
+    };
+    let Some(schema) = tools.iter().find(|t| &t.name == tool).map(|t| &t.input_schema) else {
+        return Ok(());
+    };
+    let mut closed = schema.clone();
+    if let Value::Object(map) = &mut closed {
+        if !map.contains_key("additionalProperties") {
+            let known = crate::case::derived_expected_fields(schema);
+            if let Value::Object(properties) =
+                map.entry("properties").or_insert_with(|| Value::Object(Default::default()))
+            {
+                for name in known {
+                    properties.entry(name).or_insert(Value::Bool(true));
+                }
+            }
+            map.insert("additionalProperties".into(), Value::Bool(false));
+        }
+    }
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&closed)
+        .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
+    match validator.iter_errors(received).next() {
+        None => Ok(()),
+        Some(error) => Err(format!(
+            "the expected received arguments break the tool's own schema ({error} at {}), so a conforming implementation would reject them",
+            if error.instance_path().as_str().is_empty() { "/" } else { error.instance_path().as_str() }
+        )),
+    }
 }
 
 fn expectation<T>(expected: Option<T>, behaviours: Option<Vec<Behaviour<T>>>) -> Expect<T> {

@@ -2,8 +2,10 @@
 //! deterministic error a rejected call gets.
 //!
 //! The validator is compiled once, when the tool is registered. The root object is closed unless
-//! the schema declares `additionalProperties` itself (the compiled copy gets
-//! `additionalProperties: false`; the registered schema is never changed). jsonschema does the
+//! the schema declares `additionalProperties` itself: the compiled copy allows exactly the
+//! expected fields (the root properties, plus names that the root `required` or a root
+//! `anyOf`/`oneOf` branch requires without declaring them) and gets `additionalProperties: false`.
+//! The registered schema itself is never changed. jsonschema does the
 //! validating; each of its errors becomes a problem about a root field:
 //!
 //! | problem kind | from |
@@ -91,20 +93,26 @@ pub struct Rejection {
 impl ArgumentValidator {
     /// Compiles a tool's schema, closing its root unless it declares `additionalProperties`.
     pub fn compile(tool: &Tool) -> Result<ArgumentValidator, String> {
+        let expected_fields = expected_fields(&tool.input_schema);
         let mut enforced = tool.input_schema.clone();
         if let Value::Object(map) = &mut enforced {
-            map.entry("additionalProperties").or_insert(Value::Bool(false));
+            if !map.contains_key("additionalProperties") {
+                // Closed: the known names are the expected fields, which include required names
+                // the schema forgot to declare in properties.
+                let properties = map.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(properties) = properties {
+                    for name in &expected_fields {
+                        properties.entry(name.clone()).or_insert(Value::Bool(true));
+                    }
+                }
+                map.insert("additionalProperties".into(), Value::Bool(false));
+            }
         }
         let compiled = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
             .build(&enforced)
             .map_err(|e| format!("the input schema of {} does not compile: {e}", tool.name))?;
-        Ok(ArgumentValidator {
-            tool: tool.name.clone(),
-            expected_fields: expected_fields(&tool.input_schema),
-            schema: tool.input_schema.clone(),
-            compiled,
-        })
+        Ok(ArgumentValidator { tool: tool.name.clone(), expected_fields, schema: tool.input_schema.clone(), compiled })
     }
 
     /// Checks arguments; `Err` carries every problem.
@@ -394,6 +402,12 @@ mod tests {
         assert_eq!(kinds(&v, json!({"s": "éé"})), vec![]);
         assert_eq!(kinds(&v, json!({"x": 1})), vec![("unknown_field".into(), Some("x".into()))]);
         assert_eq!(kinds(&v, json!([1])), vec![("wrong_type".into(), None)]);
+        let undeclared = validator(json!({"type": "object", "required": ["x"]}));
+        assert_eq!(kinds(&undeclared, json!({"x": 1})), vec![]);
+        assert_eq!(
+            kinds(&undeclared, json!({"y": 1})),
+            vec![("missing_required".into(), Some("x".into())), ("unknown_field".into(), Some("y".into()))]
+        );
         let open = validator(json!({"type": "object", "additionalProperties": {"type": "integer"}}));
         assert_eq!(kinds(&open, json!({"x": 1})), vec![]);
         assert_eq!(kinds(&open, json!({"x": "1"})), vec![("wrong_type".into(), Some("x".into()))]);
