@@ -166,8 +166,12 @@ pub enum Expect<T> {
 }
 
 /// What an invoke must lead to.
+///
+/// Read through a plain struct rather than serde's internally tagged form, which buffers values
+/// and so cannot carry arbitrary-precision numbers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+#[serde(try_from = "file::Expectation")]
 pub enum InvokeExpectation {
     /// The handler runs once and receives exactly these arguments.
     Executed {
@@ -288,6 +292,33 @@ pub(crate) mod file {
         pub behaviours: Option<Vec<Behaviour<InvokeExpectation>>>,
     }
 
+    /// An invoke expectation as written.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Expectation {
+        outcome: String,
+        #[serde(default, deserialize_with = "present")]
+        received: Option<Value>,
+        problems: Option<Vec<super::Problem>>,
+        expected_fields: Option<Vec<String>>,
+    }
+
+    impl TryFrom<Expectation> for InvokeExpectation {
+        type Error = String;
+
+        fn try_from(e: Expectation) -> Result<Self, String> {
+            match (e.outcome.as_str(), e.received, e.problems) {
+                ("executed", Some(received), None) if e.expected_fields.is_none() => {
+                    Ok(InvokeExpectation::Executed { received })
+                }
+                ("rejected", None, Some(problems)) => {
+                    Ok(InvokeExpectation::Rejected { problems, expected_fields: e.expected_fields })
+                }
+                _ => Err("an expectation is {outcome: executed, received} or {outcome: rejected, problems, expected_fields?}".into()),
+            }
+        }
+    }
+
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Describe {
@@ -299,5 +330,21 @@ pub(crate) mod file {
     /// Reads a field that is present, even when its value is null, as `Some`.
     fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
         Value::deserialize(d).map(Some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expectations_keep_big_numbers_exact() {
+        let text = r#"{"outcome": "executed", "received": {"n": 12345678901234567890123}}"#;
+        let e: InvokeExpectation = serde_json::from_str(text).unwrap();
+        let InvokeExpectation::Executed { received } = e else { panic!() };
+        assert_eq!(received["n"].to_string(), "12345678901234567890123");
+        let text = r#"{"outcome": "executed", "handler_calls": 1, "received": {"n": 1.50000000000000000001}}"#;
+        let i: crate::Invocation = serde_json::from_str(text).unwrap();
+        assert_eq!(serde_json::to_value(&i).unwrap()["received"]["n"].to_string(), "1.50000000000000000001");
     }
 }

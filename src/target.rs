@@ -30,8 +30,12 @@ pub struct Implementation {
 }
 
 /// What one invoke led to, as the implementation's recording handler saw it.
+///
+/// Read through a plain struct rather than serde's internally tagged form, which buffers values
+/// and so cannot carry arbitrary-precision numbers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
+#[serde(try_from = "WrittenInvocation")]
 pub enum Invocation {
     /// The call was executed.
     Executed {
@@ -47,6 +51,29 @@ pub enum Invocation {
         /// The error object, as the implementation returned it (checked by the runner).
         error: Value,
     },
+}
+
+/// An invocation as written on the wire.
+#[derive(Deserialize)]
+struct WrittenInvocation {
+    outcome: String,
+    handler_calls: u64,
+    #[serde(default)]
+    received: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+impl TryFrom<WrittenInvocation> for Invocation {
+    type Error = String;
+
+    fn try_from(w: WrittenInvocation) -> Result<Self, String> {
+        match (w.outcome.as_str(), w.received, w.error) {
+            ("executed", Some(received), _) => Ok(Invocation::Executed { handler_calls: w.handler_calls, received }),
+            ("rejected", _, Some(error)) => Ok(Invocation::Rejected { handler_calls: w.handler_calls, error }),
+            (other, _, _) => Err(format!("outcome {other:?} needs received (executed) or error (rejected)")),
+        }
+    }
 }
 
 /// Why a target could not answer.
