@@ -6,9 +6,27 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tool_conformance::config::{CorpusSource, RunConfig, Selection};
+use tool_conformance::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::report::{Report, terminal};
-use tool_conformance::{Corpus, Level, Reference, exit, runner};
+use tool_conformance::serve::{self, Server};
+use tool_conformance::{Corpus, Level, Reference, exit, jobs, transcript};
+
+/// Prints to stdout like `print!`, but a closed stdout (a pipe into `head`) ends the output
+/// quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// [`out!`] with a newline.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
 
 /// Conformance suite for RT-TOOL-8 (tool argument normalization) and PLAT-162 (schema
 /// enforcement before dispatch).
@@ -24,12 +42,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the suite and print the standing (against the built-in reference).
+    /// Run the suite and print the standing (against the built-in reference, or an implementation
+    /// reached with --stdio or --http).
     Run(RunArgs),
     /// Lint the corpus: every file valid, ids unique, every clause with a required case.
     Check(CorpusArgs),
     /// List the selected cases: id, level, clauses and summary.
     List(RunArgs),
+    /// Serve the built-in reference over protocol v1, on stdin/stdout or on a loopback HTTP port.
+    Serve(ServeArgs),
 }
 
 #[derive(Args)]
@@ -55,6 +76,8 @@ struct RunArgs {
     /// Write standing.json and standing.md into DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    #[command(flatten)]
+    target: TargetArgs,
 }
 
 impl CorpusArgs {
@@ -72,6 +95,11 @@ impl RunArgs {
             corpus: self.corpus.source(),
             selection: Selection::new(self.rule.clone(), self.clause.clone(), self.case_globs.clone())?,
             report_dir: self.report.clone(),
+            target: self.target.spec()?,
+            jobs: self.target.spec()?.instances(self.target.jobs)?,
+            limits: self.target.limits()?,
+            validate_protocol: self.target.validate_protocol,
+            transcript: self.target.transcript,
         })
     }
 }
@@ -83,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => args.config().and_then(|config| run(&config)),
         Command::Check(args) => check(&args.source()),
         Command::List(args) => args.config().and_then(|config| list(&config)),
+        Command::Serve(args) => serve(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -101,13 +130,18 @@ fn load(config: &RunConfig) -> Result<Corpus> {
 
 fn run(config: &RunConfig) -> Result<u8> {
     let corpus = load(config)?;
-    let mut target = Reference::new();
-    let run = runner::run(&corpus, &config.selection, &mut target);
+    let ran = jobs::run(&corpus, config)?;
+    let mut out = std::io::stdout().lock();
+    for part in &ran.transcript {
+        let _ = std::io::Write::write_all(&mut out, transcript::render(&part.title, &part.exchanges).as_bytes());
+    }
+    drop(out);
+    let run = ran.run;
     let report = Report::new(&corpus.catalog, &run);
-    print!("{}", terminal::render(&report));
+    out!("{}", terminal::render(&report));
     if let Some(dir) = &config.report_dir {
         report.write_dir(dir).with_context(|| format!("writing the report to {}", dir.display()))?;
-        println!("\nreport written to {}", dir.display());
+        outln!("\nreport written to {}", dir.display());
     }
     Ok(if run.breaks_a_rule() { exit::NONCONFORMING } else { exit::CONFORMS })
 }
@@ -116,11 +150,11 @@ fn check(source: &CorpusSource) -> Result<u8> {
     let corpus = source.load()?;
     let coverage = corpus.coverage();
     let width = coverage.iter().map(|c| c.clause.len()).max().unwrap_or(0);
-    println!("{} cases in {} files", corpus.cases.len(), corpus.files.len());
-    println!("  {:<width$}  required  interpretation  informational", "clause");
+    outln!("{} cases in {} files", corpus.cases.len(), corpus.files.len());
+    outln!("  {:<width$}  required  interpretation  informational", "clause");
     let mut uncovered = Vec::new();
     for clause in &coverage {
-        println!(
+        outln!(
             "  {:<width$}  {:>8}  {:>14}  {:>13}",
             clause.clause,
             clause.count(Level::Required),
@@ -132,7 +166,7 @@ fn check(source: &CorpusSource) -> Result<u8> {
         }
     }
     if uncovered.is_empty() {
-        println!("ok: every clause has a required case");
+        outln!("ok: every clause has a required case");
         Ok(exit::CONFORMS)
     } else {
         eprintln!("error: no required case for {}", uncovered.join(", "));
@@ -145,8 +179,99 @@ fn list(config: &RunConfig) -> Result<u8> {
     let mut count = 0;
     for case in corpus.cases.iter().filter(|c| config.selection.matches(c)) {
         count += 1;
-        println!("{}\t{}\t{}\t{}", case.id, case.level, case.clauses.join(","), case.summary);
+        outln!("{}\t{}\t{}\t{}", case.id, case.level, case.clauses.join(","), case.summary);
     }
     eprintln!("{count} cases");
+    Ok(exit::CONFORMS)
+}
+
+/// The implementation a run tests, and how it is reached (run only).
+#[derive(Args)]
+struct TargetArgs {
+    /// (run only) Test the implementation this command line starts, over protocol v1 on its stdin
+    /// and stdout. It is split into words as a POSIX shell would (quotes and backslashes work) and
+    /// run without a shell: no variables, globs, pipes or redirections.
+    #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "http")]
+    stdio: Option<String>,
+    /// (run only) Test the implementation serving protocol v1 at this http:// URL. Repeat it to
+    /// spread the cases over several running instances.
+    #[arg(long, value_name = "URL")]
+    http: Vec<String>,
+    /// (run only) Run N instances at once, the cases spread across them; the result is that of a
+    /// serial run. Over HTTP, give one --http URL per instance.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// (run only) The longest wait for one response, e.g. 5s or 500ms.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    timeout: String,
+    /// (run only) The longest wait for the implementation to start and answer start.
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    start_timeout: String,
+    /// (run only) Restarts allowed after a crash, a timeout or an unreadable response; then the
+    /// remaining cases are errors.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().restarts)]
+    restarts: u32,
+    /// (run only) Check every message against schemas/protocol.schema.json; a violation is an
+    /// error naming the message and the schema path.
+    #[arg(long)]
+    validate_protocol: bool,
+    /// (run only) Print every request and response of the selected cases, with timing (needs
+    /// --case).
+    #[arg(long, requires = "case_globs")]
+    transcript: bool,
+}
+
+impl TargetArgs {
+    fn spec(&self) -> Result<TargetSpec> {
+        Ok(match (&self.stdio, self.http.is_empty()) {
+            (Some(command), _) => TargetSpec::Stdio(CommandLine::parse(command)?),
+            (None, false) => TargetSpec::Http(self.http.iter().map(|u| HttpUrl::parse(u)).collect::<Result<_, _>>()?),
+            (None, true) => TargetSpec::Reference,
+        })
+    }
+
+    fn limits(&self) -> Result<Limits> {
+        Ok(Limits {
+            timeout: tool_conformance::config::parse_duration(&self.timeout).context("--timeout")?,
+            start_timeout: tool_conformance::config::parse_duration(&self.start_timeout).context("--start-timeout")?,
+            restarts: self.restarts,
+            ..Limits::default()
+        })
+    }
+}
+
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct ServeArgs {
+    /// Serve on stdin and stdout, one JSON object per line, until stop.
+    #[arg(long)]
+    stdio: bool,
+    /// Serve over HTTP on ADDR: PORT (on 127.0.0.1) or HOST:PORT; 127.0.0.1:8080 when ADDR is
+    /// left out. Port 0 picks a free port. The URL is printed on stdout.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
+    http: Option<String>,
+}
+
+fn serve(args: &ServeArgs) -> Result<u8> {
+    let Some(address) = &args.http else {
+        let mut server = Server::new(Reference::new());
+        serve::stdio::serve(
+            &mut server,
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+            serve::stdio::MAX_REQUEST_BYTES,
+        )
+        .context("serving on stdio")?;
+        return Ok(exit::CONFORMS);
+    };
+    let address = serve::http::bind_address(address).map_err(anyhow::Error::msg)?;
+    let listener = std::net::TcpListener::bind(address).with_context(|| format!("binding {address}"))?;
+    let local = listener.local_addr()?;
+    if !local.ip().is_loopback() {
+        eprintln!("warning: {local} is not a loopback address: anyone who can reach it can use this server");
+    }
+    outln!("serving protocol v1 on http://{local}/");
+    std::io::Write::flush(&mut std::io::stdout())?;
+    serve::http::serve(listener, Reference::new, serve::http::HttpOptions::default()).context("serving on HTTP")?;
     Ok(exit::CONFORMS)
 }

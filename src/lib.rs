@@ -9,6 +9,11 @@
 //! - [`runner`] runs each case against a target and produces an [`outcome::Outcome`] value;
 //! - [`standing`] counts outcomes per rule and clause, and every [`report`] reads the same values;
 //! - [`trials`] turns the corpus into `cargo test` trials for any target.
+//!
+//! An implementation in any language is reached through protocol v1 ([`protocol`]): a
+//! [`remote::Remote`] target speaks it over [`stdio`] or [`http`], within timeouts and restart
+//! limits, and [`jobs`] runs a selection on several instances at once. [`serve`] puts any target
+//! (the reference above all) behind the same protocol.
 #![warn(missing_docs)]
 
 pub mod case;
@@ -17,24 +22,34 @@ pub mod config;
 pub mod corpus;
 pub mod diff;
 pub mod exit;
+pub mod http;
+pub mod jobs;
 pub mod outcome;
+pub mod protocol;
+pub mod protocol_schema;
 pub mod reference;
+pub mod remote;
 pub mod report;
 pub mod rules;
 pub mod runner;
+pub mod serve;
 pub mod standing;
+pub mod stdio;
 pub mod target;
 pub mod tool;
+pub mod transcript;
 pub mod trials;
 mod yaml;
 
 pub use case::{Case, Level};
 pub use config::{RunConfig, Selection};
 pub use corpus::{Corpus, CorpusError};
+pub use http::HttpTarget;
 pub use outcome::{Outcome, Status};
 pub use reference::Reference;
 pub use runner::Run;
 pub use standing::Standing;
+pub use stdio::StdioTarget;
 pub use target::{Implementation, Invocation, Target, TargetError};
 pub use tool::{Tool, Transport, View};
 pub use trials::trials;

@@ -67,6 +67,10 @@ pub struct Failure {
     pub actual: Value,
     /// Unified diff of expected against actual, pretty-printed with sorted keys.
     pub diff: String,
+    /// For an implementation reached over the protocol: the exchange that led to the failure,
+    /// as `> request` and `< response` lines (bounded; empty in process).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exchange: Vec<String>,
 }
 
 /// The behaviour an informational case saw.
@@ -125,7 +129,7 @@ impl Failure {
     pub fn new(check: impl Into<String>, expected: Value, actual: Value) -> Failure {
         let pointer = first_difference(&expected, &actual).unwrap_or_default();
         let diff = unified(&expected, &actual);
-        Failure { check: check.into(), pointer, expected, actual, diff }
+        Failure { check: check.into(), pointer, expected, actual, diff, exchange: Vec::new() }
     }
 }
 

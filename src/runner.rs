@@ -78,6 +78,11 @@ impl<T: Target> Session<T> {
         &self.implementation
     }
 
+    /// Why the target did not start, or `None` when it did.
+    pub fn start_error(&self) -> Option<&str> {
+        self.start_error.as_deref()
+    }
+
     /// Stops the target and returns its description.
     pub fn finish(mut self) -> Implementation {
         if self.start_error.is_none() {

@@ -15,7 +15,7 @@ use super::entities;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
-/// How deep `$ref`s and branches are followed before giving up (a guard against cycles).
+/// How many `$ref`s in a row are followed before giving up (only `$ref`s can make a cycle).
 const MAX_REF_HOPS: usize = 32;
 
 /// The arguments that reach the tool.
@@ -70,7 +70,7 @@ fn collect_types(root: &Value, schema: &Value, types: &mut BTreeSet<String>, dep
     for keyword in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = schema.get(keyword) {
             for branch in branches {
-                collect_types(root, branch, types, depth + 1);
+                collect_types(root, branch, types, depth);
             }
         }
     }

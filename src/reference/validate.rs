@@ -19,7 +19,7 @@
 //! | `invalid_value` | any other keyword (outside the rule's classes; reported, never dropped) |
 //!
 //! A problem found inside a root value (a nested object or array item) is named by the root field
-//! that holds it, with its full `pointer`. Problems are sorted, so the same arguments give the
+//! that holds it. Problems are sorted, so the same arguments give the
 //! same error bytes whatever their key order and whatever transport carried them.
 
 use crate::tool::Tool;
@@ -43,12 +43,8 @@ pub struct Problem {
     pub kind: ProblemKind,
     /// The root field, when the problem is about one.
     pub field: Option<String>,
-    /// Where inside the field's value, when deeper than the field itself.
-    pub pointer: Option<String>,
     /// For [`ProblemKind::NoAlternative`]: the required-field sets.
     pub alternatives: Vec<Vec<String>>,
-    /// What the schema wanted, in words, for the message.
-    pub wanted: String,
 }
 
 /// The problem classes, in the order errors list them.
@@ -119,7 +115,7 @@ impl ArgumentValidator {
     pub fn validate(&self, arguments: &Value) -> Result<(), Rejection> {
         let mut problems = BTreeSet::new();
         if !arguments.is_object() {
-            problems.insert(Problem::new(ProblemKind::WrongType, None, "an object of named arguments".into()));
+            problems.insert(Problem::new(ProblemKind::WrongType, None));
         } else {
             for error in self.compiled.iter_errors(arguments) {
                 self.problems_of(&error, &mut problems);
@@ -136,100 +132,60 @@ impl ArgumentValidator {
     }
 
     fn problems_of(&self, error: &jsonschema::ValidationError<'_>, out: &mut BTreeSet<Problem>) {
-        let segments: Vec<String> = error
-            .instance_path()
-            .iter()
-            .map(|s| match s {
-                LocationSegment::Property(p) => p.to_string(),
-                LocationSegment::Index(i) => i.to_string(),
-            })
-            .collect();
-        let keyword = error.schema_path().iter().last().map(|s| s.to_string()).unwrap_or_default();
-        let Some(field) = segments.first().cloned() else {
-            // Problems of the root object itself.
-            match error.kind() {
-                Kind::Required { property } => {
-                    let name = property.as_str().map(String::from).unwrap_or_else(|| property.to_string());
-                    out.insert(Problem::new(ProblemKind::MissingRequired, Some(name), "a required field".into()));
-                }
-                Kind::AdditionalProperties { unexpected } | Kind::UnevaluatedProperties { unexpected } => {
-                    for name in unexpected {
-                        out.insert(Problem::new(ProblemKind::UnknownField, Some(name.clone()), "no such field".into()));
-                    }
-                }
-                Kind::AnyOf { .. } | Kind::OneOfNotValid { .. } if self.alternatives(&keyword).is_some() => {
-                    let mut problem = Problem::new(ProblemKind::NoAlternative, None, String::new());
-                    problem.alternatives = self.alternatives(&keyword).unwrap_or_default();
-                    out.insert(problem);
-                }
-                Kind::Type { .. } => {
-                    out.insert(Problem::new(ProblemKind::WrongType, None, "an object of named arguments".into()));
-                }
-                _ => {
-                    out.insert(Problem::new(ProblemKind::InvalidValue, None, keyword_words(&keyword)));
+        // A problem anywhere inside a root value is named by the root field that holds it.
+        let field = error.instance_path().iter().next().map(|segment| match segment {
+            LocationSegment::Property(p) => p.to_string(),
+            LocationSegment::Index(i) => i.to_string(),
+        });
+        match error.kind() {
+            Kind::Required { property } => {
+                let name = property.as_str().map(String::from).unwrap_or_else(|| property.to_string());
+                out.insert(Problem::new(ProblemKind::MissingRequired, field.or(Some(name))));
+            }
+            Kind::AdditionalProperties { unexpected } | Kind::UnevaluatedProperties { unexpected } => {
+                for name in unexpected {
+                    out.insert(Problem::new(ProblemKind::UnknownField, field.clone().or_else(|| Some(name.clone()))));
                 }
             }
-            return;
-        };
-        let kind = match error.kind() {
-            Kind::Type { .. } => ProblemKind::WrongType,
-            Kind::Enum { .. } | Kind::Constant { .. } => ProblemKind::NotInEnum,
-            Kind::MinLength { .. } => ProblemKind::TooShort,
-            Kind::Required { .. } => ProblemKind::MissingRequired,
-            Kind::AdditionalProperties { .. } | Kind::UnevaluatedProperties { .. } => ProblemKind::UnknownField,
-            Kind::FalseSchema if segments.len() == 1 => ProblemKind::UnknownField,
-            _ => ProblemKind::InvalidValue,
-        };
-        let wanted = match kind {
-            ProblemKind::WrongType => match self.field_schema(&field).and_then(|s| s.get("type")) {
-                Some(t) if segments.len() == 1 => format!("type {}", type_words(t)),
-                _ => "another type".into(),
-            },
-            ProblemKind::NotInEnum => "one of the allowed values".into(),
-            ProblemKind::TooShort => match error.kind() {
-                Kind::MinLength { limit } => {
-                    format!("at least {limit} character{}", if *limit == 1 { "" } else { "s" })
-                }
-                _ => String::new(),
-            },
-            _ => keyword_words(&keyword),
-        };
-        let mut problem = Problem::new(kind, Some(field), wanted);
-        if segments.len() > 1 {
-            let mut pointer = String::new();
-            for segment in &segments {
-                crate::compare::push_token(&mut pointer, segment);
+            Kind::AnyOf { .. } | Kind::OneOfNotValid { .. } if field.is_none() => {
+                let keyword = error.schema_path().iter().last().map(|s| s.to_string()).unwrap_or_default();
+                let mut problem = Problem::new(ProblemKind::NoAlternative, None);
+                problem.alternatives = self.alternatives(&keyword);
+                out.insert(problem);
             }
-            problem.pointer = Some(pointer);
+            kind => {
+                out.insert(Problem::new(kind_of(kind), field));
+            }
         }
-        out.insert(problem);
     }
 
-    /// The required-field sets of the root `anyOf` or `oneOf`, when its branches have them.
-    fn alternatives(&self, keyword: &str) -> Option<Vec<Vec<String>>> {
-        let branches = self.schema.get(keyword)?.as_array()?;
-        let sets: Vec<Vec<String>> = branches
+    /// The required-field sets of the root `anyOf` or `oneOf` branches (empty for a branch that
+    /// requires nothing).
+    fn alternatives(&self, keyword: &str) -> Vec<Vec<String>> {
+        let branches = self.schema.get(keyword).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        branches
             .iter()
-            .map(|b| {
-                b.get("required")
-                    .and_then(Value::as_array)
-                    .map(|r| r.iter().filter_map(Value::as_str).map(String::from).collect())
+            .map(|branch| {
+                let required = branch.get("required").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+                required.iter().filter_map(Value::as_str).map(String::from).collect()
             })
-            .collect::<Option<_>>()?;
-        Some(sets)
+            .collect()
     }
+}
 
-    fn field_schema(&self, field: &str) -> Option<&Value> {
-        self.schema
-            .get("properties")
-            .and_then(|p| p.get(field))
-            .or_else(|| self.schema.get("additionalProperties").filter(|a| a.is_object()))
+/// The problem class of a jsonschema error about a value.
+fn kind_of(kind: &Kind) -> ProblemKind {
+    match kind {
+        Kind::Type { .. } => ProblemKind::WrongType,
+        Kind::Enum { .. } | Kind::Constant { .. } => ProblemKind::NotInEnum,
+        Kind::MinLength { .. } => ProblemKind::TooShort,
+        _ => ProblemKind::InvalidValue,
     }
 }
 
 impl Problem {
-    fn new(kind: ProblemKind, field: Option<String>, wanted: String) -> Problem {
-        Problem { kind, field, pointer: None, alternatives: Vec::new(), wanted }
+    fn new(kind: ProblemKind, field: Option<String>) -> Problem {
+        Problem { kind, field, alternatives: Vec::new() }
     }
 
     fn to_json(&self) -> Value {
@@ -238,9 +194,6 @@ impl Problem {
         if let Some(field) = &self.field {
             map.insert("field".into(), json!(field));
         }
-        if let Some(pointer) = &self.pointer {
-            map.insert("pointer".into(), json!(pointer));
-        }
         if self.kind == ProblemKind::NoAlternative {
             map.insert("alternatives".into(), json!(self.alternatives));
         }
@@ -248,15 +201,14 @@ impl Problem {
     }
 
     fn sentence(&self) -> String {
-        let field = self.field.as_deref().map(|f| format!("`{f}`")).unwrap_or_default();
-        let at = self.pointer.as_deref().map(|p| format!(" at {p}")).unwrap_or_default();
+        let subject =
+            self.field.as_deref().map(|f| format!("field `{f}`")).unwrap_or_else(|| "the argument object".into());
         match self.kind {
-            ProblemKind::MissingRequired => format!("missing required field {field}{at}"),
-            ProblemKind::UnknownField => format!("unknown field {field}{at}"),
-            ProblemKind::WrongType if self.field.is_none() => format!("the arguments must be {}", self.wanted),
-            ProblemKind::WrongType => format!("field {field}{at} has the wrong type (expected {})", self.wanted),
-            ProblemKind::NotInEnum => format!("field {field}{at} is not one of the allowed values"),
-            ProblemKind::TooShort => format!("field {field}{at} is too short (expected {})", self.wanted),
+            ProblemKind::MissingRequired => format!("missing required {subject}"),
+            ProblemKind::UnknownField => format!("unknown {subject}"),
+            ProblemKind::WrongType => format!("{subject} has the wrong type"),
+            ProblemKind::NotInEnum => format!("{subject} is not one of the allowed values"),
+            ProblemKind::TooShort => format!("{subject} is too short"),
             ProblemKind::NoAlternative => {
                 let sets: Vec<String> = self
                     .alternatives
@@ -265,10 +217,7 @@ impl Problem {
                     .collect();
                 format!("none of the alternatives is satisfied: provide {}", sets.join(", or "))
             }
-            ProblemKind::InvalidValue if self.field.is_none() => {
-                format!("the arguments do not satisfy {}", self.wanted)
-            }
-            ProblemKind::InvalidValue => format!("field {field}{at} does not satisfy {}", self.wanted),
+            ProblemKind::InvalidValue => format!("{subject} does not satisfy its schema"),
         }
     }
 }
@@ -318,18 +267,6 @@ pub fn expected_fields(schema: &Value) -> Vec<String> {
         }
     }
     fields.into_iter().collect()
-}
-
-fn type_words(t: &Value) -> String {
-    match t {
-        Value::String(s) => s.clone(),
-        Value::Array(list) => list.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" or "),
-        other => other.to_string(),
-    }
-}
-
-fn keyword_words(keyword: &str) -> String {
-    if keyword.is_empty() { "the schema".into() } else { format!("the schema's `{keyword}`") }
 }
 
 #[cfg(test)]

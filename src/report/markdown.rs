@@ -57,6 +57,14 @@ pub fn render(report: &Report) -> String {
                     let _ = writeln!(out, "Check: {}. First difference at {pointer}.\n", escape(&f.check));
                     let fence = fence(&f.diff);
                     let _ = writeln!(out, "{fence}diff\n{}{fence}\n", f.diff);
+                    if !f.exchange.is_empty() {
+                        let exchange = f.exchange.join("\n");
+                        let wire_fence = self::fence(&exchange);
+                        let _ = writeln!(
+                            out,
+                            "The exchange that led to it:\n\n{wire_fence}text\n{exchange}\n{wire_fence}\n"
+                        );
+                    }
                 }
                 Status::Error { reason } => {
                     let fence = fence(reason);

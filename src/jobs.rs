@@ -1,0 +1,250 @@
+//! Running a selection against the implementation a [`RunConfig`] names, on one or more instances
+//! at once (`--jobs N`), with the same result as a serial run.
+//!
+//! Each instance is its own target with its own [`Session`] (so its own registration cache), on
+//! its own thread. The selected cases are handed out one at a time from a shared queue, and each
+//! outcome goes back to its case's slot, so outcomes come out in corpus order whichever instance
+//! ran them. An instance that did not start takes no cases while another did start; when none
+//! started, their error is every case's. A target that panics gives an error outcome, not a
+//! crashed run.
+//!
+//! For an implementation reached over the protocol this is also where the [`WireLog`] is read:
+//! the exchange that led to a failure goes into the failure, and with `--transcript` every
+//! exchange is kept, per case, in corpus order.
+
+use crate::case::Case;
+use crate::config::{RunConfig, TargetSpec};
+use crate::corpus::Corpus;
+use crate::http::HttpTarget;
+use crate::outcome::{Outcome, Status};
+use crate::protocol_schema::{ProtocolSchema, SchemaError};
+use crate::reference::Reference;
+use crate::remote::Remote;
+use crate::runner::{Run, Session};
+use crate::serve::Loopback;
+use crate::stdio::StdioTarget;
+use crate::target::{Implementation, Target};
+use crate::transcript::{Exchange, WireLog, report_lines};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Barrier, Mutex};
+
+/// A run, with the transcript when one was asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ran {
+    /// Who was tested and every selected case's outcome, in corpus order.
+    pub run: Run,
+    /// With `--transcript`: the exchanges of each instance's start, then of each case in corpus
+    /// order, then of each stop. Empty otherwise.
+    pub transcript: Vec<Transcript>,
+}
+
+/// The exchanges of one part of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transcript {
+    /// What they belong to: a case id, or an instance's start or stop.
+    pub title: String,
+    /// The exchanges, in order.
+    pub exchanges: Vec<Exchange>,
+}
+
+/// One instance of the implementation under test.
+pub struct Instance {
+    target: Box<dyn Target + Send>,
+    log: Option<WireLog>,
+}
+
+impl Instance {
+    /// An instance of any target; `log` when it records one (a [`Remote`] does).
+    pub fn new(target: Box<dyn Target + Send>, log: Option<WireLog>) -> Instance {
+        Instance { target, log }
+    }
+}
+
+/// The instances `config` asks for: `config.jobs` of them (one per URL over HTTP).
+pub fn instances(config: &RunConfig) -> Result<Vec<Instance>, SchemaError> {
+    let count = match &config.target {
+        TargetSpec::Http(urls) => urls.len(),
+        _ => config.jobs,
+    }
+    .max(1);
+    let mut instances = Vec::with_capacity(count);
+    for index in 0..count {
+        let log = if config.transcript { WireLog::recording() } else { WireLog::new() };
+        let schema = if config.validate_protocol { Some(ProtocolSchema::load()?) } else { None };
+        let limits = config.limits.clone();
+        let target: Box<dyn Target + Send> = match &config.target {
+            TargetSpec::Reference if schema.is_none() && !config.transcript => {
+                instances.push(Instance::new(Box::new(Reference::new()), None));
+                continue;
+            }
+            TargetSpec::Reference => boxed(Remote::new(Loopback::new(Reference::new), limits, log.clone()), schema),
+            TargetSpec::Stdio(command) => boxed(StdioTarget::spawn(command.clone(), limits, log.clone()), schema),
+            TargetSpec::Http(urls) => boxed(HttpTarget::connect(urls[index].clone(), limits, log.clone()), schema),
+        };
+        instances.push(Instance::new(target, Some(log)));
+    }
+    Ok(instances)
+}
+
+fn boxed<C: crate::remote::Channel + 'static>(
+    remote: Remote<C>,
+    schema: Option<ProtocolSchema>,
+) -> Box<dyn Target + Send> {
+    match schema {
+        Some(schema) => Box::new(remote.validating(schema)),
+        None => Box::new(remote),
+    }
+}
+
+/// Runs the cases `config` selects against the implementation it names.
+pub fn run(corpus: &Corpus, config: &RunConfig) -> Result<Ran, SchemaError> {
+    let cases: Vec<&Case> = corpus.cases.iter().filter(|c| config.selection.matches(c)).collect();
+    Ok(run_cases(&cases, instances(config)?, config.transcript))
+}
+
+/// What one instance's thread hands back.
+struct Finished {
+    implementation: Implementation,
+    started: bool,
+    start: Vec<Exchange>,
+    stop: Vec<Exchange>,
+}
+
+/// Runs `cases` spread over `instances`; outcomes in the order of `cases`, and with `transcript`
+/// the exchanges.
+pub fn run_cases(cases: &[&Case], instances: Vec<Instance>, transcript: bool) -> Ran {
+    let count = instances.len().max(1);
+    let slots: Vec<Slot> = cases.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let started: Vec<Mutex<bool>> = (0..count).map(|_| Mutex::new(false)).collect();
+    let barrier = Barrier::new(instances.len());
+    let finished: Vec<Finished> = std::thread::scope(|scope| {
+        let handles: Vec<_> = instances
+            .into_iter()
+            .enumerate()
+            .map(|(index, instance)| {
+                let (slots, next, started, barrier) = (&slots, &next, &started, &barrier);
+                scope.spawn(move || worker(index, instance, cases, slots, next, started, barrier))
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let ran: Vec<(Outcome, Vec<Exchange>)> = slots
+        .into_iter()
+        .zip(cases)
+        .map(|(slot, case)| {
+            let taken = slot.into_inner().unwrap_or_else(|p| p.into_inner());
+            taken.unwrap_or_else(|| {
+                let reason = "no instance of the implementation ran this case".into();
+                (Outcome::new(case, Status::Error { reason }), Vec::new())
+            })
+        })
+        .collect();
+    let implementation = finished
+        .iter()
+        .find(|f| f.started)
+        .or(finished.first())
+        .map(|f| f.implementation.clone())
+        .unwrap_or_else(not_started);
+    let mut transcripts = Vec::new();
+    let instance = |index: usize| if count > 1 { format!(" of instance {}", index + 1) } else { String::new() };
+    if transcript {
+        for (index, f) in finished.iter().enumerate() {
+            transcripts.push(Transcript { title: format!("start{}", instance(index)), exchanges: f.start.clone() });
+        }
+    }
+    let mut outcomes = Vec::with_capacity(ran.len());
+    for (outcome, exchanges) in ran {
+        if transcript {
+            transcripts.push(Transcript { title: outcome.id.clone(), exchanges });
+        }
+        outcomes.push(outcome);
+    }
+    if transcript {
+        for (index, f) in finished.iter().enumerate() {
+            transcripts.push(Transcript { title: format!("stop{}", instance(index)), exchanges: f.stop.clone() });
+        }
+    }
+    Ran { run: Run { implementation, outcomes }, transcript: transcripts }
+}
+
+fn not_started() -> Implementation {
+    Implementation {
+        name: "(did not start)".into(),
+        version: String::new(),
+        language: None,
+        homepage: None,
+        rules: Vec::new(),
+        transports: Vec::new(),
+    }
+}
+
+/// Where a case's outcome (and its exchanges) goes, whichever instance ran it.
+type Slot = Mutex<Option<(Outcome, Vec<Exchange>)>>;
+
+fn worker(
+    index: usize,
+    instance: Instance,
+    cases: &[&Case],
+    slots: &[Slot],
+    next: &AtomicUsize,
+    started: &[Mutex<bool>],
+    barrier: &Barrier,
+) -> Finished {
+    let Instance { target, log } = instance;
+    let take = |log: &Option<WireLog>| log.as_ref().map(WireLog::take).unwrap_or_default();
+    let session = catch_unwind(AssertUnwindSafe(|| Session::start(target))).ok();
+    let up = session.as_ref().is_some_and(|s| s.start_error().is_none());
+    if let Ok(mut flag) = started[index].lock() {
+        *flag = up;
+    }
+    let start = take(&log);
+    barrier.wait();
+    let any_up = started.iter().any(|f| f.lock().map(|f| *f).unwrap_or(false));
+    let mut session = session;
+    if up || (!any_up && index == 0) {
+        loop {
+            let at = next.fetch_add(1, Ordering::SeqCst);
+            let Some(case) = cases.get(at) else { break };
+            if let Some(log) = &log {
+                log.begin_case();
+            }
+            let outcome = match session.as_mut() {
+                Some(session) => catch_unwind(AssertUnwindSafe(|| session.run_case(case))).unwrap_or_else(|panic| {
+                    Outcome::new(
+                        case,
+                        Status::Error { reason: format!("the target panicked: {}", panic_words(&panic)) },
+                    )
+                }),
+                None => Outcome::new(case, Status::Error { reason: "the target panicked while starting".into() }),
+            };
+            let outcome = with_exchange(outcome, log.as_ref());
+            let exchanges = take(&log);
+            if let Ok(mut slot) = slots[at].lock() {
+                *slot = Some((outcome, exchanges));
+            }
+        }
+    }
+    let implementation = match session {
+        Some(session) => catch_unwind(AssertUnwindSafe(|| session.finish())).unwrap_or_else(|_| not_started()),
+        None => not_started(),
+    };
+    Finished { implementation, started: up, start, stop: take(&log) }
+}
+
+/// A failing outcome with the exchange that led to it.
+fn with_exchange(mut outcome: Outcome, log: Option<&WireLog>) -> Outcome {
+    if let (Status::Fail(failure), Some(log)) = (&mut outcome.status, log) {
+        failure.exchange = report_lines(&log.current_case());
+    }
+    outcome
+}
+
+fn panic_words(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
+}

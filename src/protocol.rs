@@ -1,0 +1,510 @@
+//! Protocol v1: the messages the harness exchanges with an implementation it reaches over stdio or
+//! HTTP, as values, with their JSON forms. `docs/protocol.md` describes them in prose and
+//! `schemas/protocol.schema.json` pins them as JSON Schema ([`crate::protocol_schema`] checks a
+//! message against it).
+//!
+//! Both ends use this module: the harness's client ([`crate::remote`]) encodes a [`Request`] and
+//! decodes the [`Answer`]; the reference behind the protocol ([`crate::serve`]) does the reverse.
+//! Decoding is done field by field, so a message with a missing or mistyped field is a
+//! [`ProtocolError`] that names the field, never a panic.
+
+use crate::target::{Implementation, Invocation};
+use crate::tool::{Tool, Transport, View};
+use serde_json::{Map, Value, json};
+
+/// The protocol version this module speaks.
+pub const VERSION: u64 = 1;
+
+/// The commands of protocol v1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[allow(missing_docs)]
+pub enum Command {
+    Start,
+    Normalize,
+    Register,
+    Describe,
+    Invoke,
+    Stop,
+}
+
+impl Command {
+    /// Every command, in the order a run uses them.
+    pub const ALL: [Command; 6] =
+        [Command::Start, Command::Normalize, Command::Register, Command::Describe, Command::Invoke, Command::Stop];
+
+    /// The command's name on the wire (the value of `cmd`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Command::Start => "start",
+            Command::Normalize => "normalize",
+            Command::Register => "register",
+            Command::Describe => "describe",
+            Command::Invoke => "invoke",
+            Command::Stop => "stop",
+        }
+    }
+
+    /// The command named `name`.
+    pub fn named(name: &str) -> Option<Command> {
+        Command::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A request from the harness, without its `seq`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// Starts a session; the implementation answers with its description and claims.
+    Start {
+        /// The protocol version the harness speaks.
+        protocol: u64,
+    },
+    /// RT-TOOL-8: the arguments that would reach a tool with this input schema.
+    Normalize {
+        /// The tool's input schema.
+        input_schema: Value,
+        /// The arguments as a model sent them.
+        arguments: Value,
+    },
+    /// Replaces the whole registry with these tools.
+    Register {
+        /// The tools, each to get a recording handler.
+        tools: Vec<Tool>,
+    },
+    /// The input schema a view publishes for a registered tool.
+    Describe {
+        /// The tool's name.
+        tool: String,
+        /// The view.
+        view: View,
+    },
+    /// Calls a registered tool on a transport.
+    Invoke {
+        /// The tool's name.
+        tool: String,
+        /// The transport the call arrives on.
+        transport: Transport,
+        /// The arguments as a model sent them.
+        arguments: Value,
+    },
+    /// Ends the session; the implementation answers, then exits.
+    Stop,
+}
+
+/// An answer from the implementation, without its `seq`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// The answer to start.
+    Started(Implementation),
+    /// The answer to normalize: the arguments that reach the tool.
+    Normalized(Value),
+    /// The answer to register (`"ok": true`).
+    Registered,
+    /// The answer to describe: the published input schema.
+    Described(Value),
+    /// The answer to invoke: what the recording handler saw.
+    Invoked(Invocation),
+    /// The answer to stop (`"ok": true`).
+    Stopped,
+    /// `{"seq", "unsupported": why}`: the command or its input is not supported.
+    Unsupported(String),
+    /// `{"seq", "error": message}`: the implementation could not carry out the command.
+    Failed(String),
+}
+
+/// A message that does not follow protocol v1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// The message is not a JSON object.
+    #[error("the message is not a JSON object")]
+    NotAnObject,
+    /// A required field is absent.
+    #[error("the {message} has no `{field}`")]
+    Missing {
+        /// Which message.
+        message: String,
+        /// The field.
+        field: String,
+    },
+    /// A field has the wrong type or value.
+    #[error("the {message} has a bad `{field}`: {problem}")]
+    Bad {
+        /// Which message.
+        message: String,
+        /// The field.
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A request names a command protocol v1 does not have.
+    #[error("unknown command {0:?}")]
+    UnknownCommand(String),
+}
+
+impl Request {
+    /// The request's command.
+    pub fn command(&self) -> Command {
+        match self {
+            Request::Start { .. } => Command::Start,
+            Request::Normalize { .. } => Command::Normalize,
+            Request::Register { .. } => Command::Register,
+            Request::Describe { .. } => Command::Describe,
+            Request::Invoke { .. } => Command::Invoke,
+            Request::Stop => Command::Stop,
+        }
+    }
+
+    /// The request as a JSON object with this `seq`.
+    pub fn to_json(&self, seq: u64) -> Value {
+        let mut map = Map::new();
+        map.insert("cmd".into(), json!(self.command().as_str()));
+        map.insert("seq".into(), json!(seq));
+        match self {
+            Request::Start { protocol } => {
+                map.insert("protocol".into(), json!(protocol));
+            }
+            Request::Normalize { input_schema, arguments } => {
+                map.insert("input_schema".into(), input_schema.clone());
+                map.insert("arguments".into(), arguments.clone());
+            }
+            Request::Register { tools } => {
+                map.insert("tools".into(), serde_json::to_value(tools).unwrap_or(Value::Null));
+            }
+            Request::Describe { tool, view } => {
+                map.insert("tool".into(), json!(tool));
+                map.insert("view".into(), json!(view.as_str()));
+            }
+            Request::Invoke { tool, transport, arguments } => {
+                map.insert("tool".into(), json!(tool));
+                map.insert("transport".into(), json!(transport.as_str()));
+                map.insert("arguments".into(), arguments.clone());
+            }
+            Request::Stop => {}
+        }
+        Value::Object(map)
+    }
+
+    /// Reads a request: its `seq` and the request. An unknown `cmd` is
+    /// [`ProtocolError::UnknownCommand`], which an implementation answers with `unsupported`.
+    pub fn from_json(value: &Value) -> Result<(u64, Request), ProtocolError> {
+        let object = value.as_object().ok_or(ProtocolError::NotAnObject)?;
+        let fields = Fields { object, message: "request".into() };
+        let seq = fields.seq()?;
+        let name = fields.string("cmd")?;
+        let command = Command::named(name).ok_or_else(|| ProtocolError::UnknownCommand(name.to_string()))?;
+        let fields = Fields { object, message: format!("{command} request") };
+        let request = match command {
+            Command::Start => Request::Start { protocol: fields.unsigned("protocol")? },
+            Command::Normalize => Request::Normalize {
+                input_schema: fields.value("input_schema")?.clone(),
+                arguments: fields.value("arguments")?.clone(),
+            },
+            Command::Register => {
+                let tools = serde_json::from_value::<Vec<Tool>>(fields.value("tools")?.clone())
+                    .map_err(|e| fields.bad("tools", e.to_string()))?;
+                Request::Register { tools }
+            }
+            Command::Describe => {
+                let view = fields.string("view")?;
+                let view = View::ALL
+                    .into_iter()
+                    .find(|v| v.as_str() == view)
+                    .ok_or_else(|| fields.bad("view", format!("{view:?} is not get_api_spec or direct")))?;
+                Request::Describe { tool: fields.string("tool")?.to_string(), view }
+            }
+            Command::Invoke => Request::Invoke {
+                tool: fields.string("tool")?.to_string(),
+                transport: transport_named(fields.string("transport")?).map_err(|p| fields.bad("transport", p))?,
+                arguments: fields.value("arguments")?.clone(),
+            },
+            Command::Stop => Request::Stop,
+        };
+        Ok((seq, request))
+    }
+}
+
+impl Answer {
+    /// The answer as a JSON object with this `seq` (`null` when the request had none).
+    pub fn to_json(&self, seq: Option<u64>) -> Value {
+        let mut map = Map::new();
+        map.insert("seq".into(), seq.map_or(Value::Null, |s| json!(s)));
+        match self {
+            Answer::Started(implementation) => {
+                let mut about = Map::new();
+                about.insert("name".into(), json!(implementation.name));
+                about.insert("version".into(), json!(implementation.version));
+                if let Some(language) = &implementation.language {
+                    about.insert("language".into(), json!(language));
+                }
+                if let Some(homepage) = &implementation.homepage {
+                    about.insert("homepage".into(), json!(homepage));
+                }
+                map.insert("protocol".into(), json!(VERSION));
+                map.insert("implementation".into(), Value::Object(about));
+                map.insert("rules".into(), json!(implementation.rules));
+                let transports: Vec<&str> = implementation.transports.iter().map(|t| t.as_str()).collect();
+                map.insert("transports".into(), json!(transports));
+            }
+            Answer::Normalized(arguments) => {
+                map.insert("arguments".into(), arguments.clone());
+            }
+            Answer::Registered | Answer::Stopped => {
+                map.insert("ok".into(), Value::Bool(true));
+            }
+            Answer::Described(schema) => {
+                map.insert("input_schema".into(), schema.clone());
+            }
+            Answer::Invoked(Invocation::Executed { handler_calls, received }) => {
+                map.insert("outcome".into(), json!("executed"));
+                map.insert("handler_calls".into(), json!(handler_calls));
+                map.insert("received".into(), received.clone());
+            }
+            Answer::Invoked(Invocation::Rejected { handler_calls, error }) => {
+                map.insert("outcome".into(), json!("rejected"));
+                map.insert("handler_calls".into(), json!(handler_calls));
+                map.insert("error".into(), error.clone());
+            }
+            Answer::Unsupported(why) => {
+                map.insert("unsupported".into(), json!(why));
+            }
+            Answer::Failed(message) => {
+                map.insert("error".into(), json!(message));
+            }
+        }
+        Value::Object(map)
+    }
+
+    /// Reads the answer to `command` (its `seq` is checked by the caller, with [`seq_of`]).
+    pub fn from_json(command: Command, value: &Value) -> Result<Answer, ProtocolError> {
+        let object = value.as_object().ok_or(ProtocolError::NotAnObject)?;
+        let fields = Fields { object, message: format!("{command} response") };
+        if object.contains_key("unsupported") {
+            return Ok(Answer::Unsupported(fields.string("unsupported")?.to_string()));
+        }
+        if object.contains_key("error") && command != Command::Invoke {
+            return Ok(Answer::Failed(fields.string("error")?.to_string()));
+        }
+        if command == Command::Invoke && object.get("error").is_some_and(Value::is_string) {
+            return Ok(Answer::Failed(fields.string("error")?.to_string()));
+        }
+        Ok(match command {
+            Command::Start => Answer::Started(fields.implementation()?),
+            Command::Normalize => Answer::Normalized(fields.value("arguments")?.clone()),
+            Command::Register => {
+                fields.ok()?;
+                Answer::Registered
+            }
+            Command::Describe => Answer::Described(fields.value("input_schema")?.clone()),
+            Command::Invoke => {
+                let handler_calls = fields.unsigned("handler_calls")?;
+                match fields.string("outcome")? {
+                    "executed" => Answer::Invoked(Invocation::Executed {
+                        handler_calls,
+                        received: fields.value("received")?.clone(),
+                    }),
+                    "rejected" => {
+                        let error = fields.value("error")?;
+                        if !error.is_object() {
+                            return Err(fields.bad("error", "it is not an object".into()));
+                        }
+                        Answer::Invoked(Invocation::Rejected { handler_calls, error: error.clone() })
+                    }
+                    other => {
+                        return Err(fields.bad("outcome", format!("{other:?} is not \"executed\" or \"rejected\"")));
+                    }
+                }
+            }
+            Command::Stop => {
+                fields.ok()?;
+                Answer::Stopped
+            }
+        })
+    }
+}
+
+/// The `seq` of a message: `Ok(None)` when it has none, `Err` when it is not a non-negative
+/// integer.
+pub fn seq_of(value: &Value) -> Result<Option<u64>, String> {
+    match value.get("seq") {
+        None | Some(Value::Null) => Ok(None),
+        Some(seq) => seq.as_u64().map(Some).ok_or_else(|| format!("`seq` is {seq}, not a non-negative integer")),
+    }
+}
+
+fn transport_named(name: &str) -> Result<Transport, String> {
+    Transport::ALL
+        .into_iter()
+        .find(|t| t.as_str() == name)
+        .ok_or_else(|| format!("{name:?} is not one of direct, structured, http"))
+}
+
+/// The fields of one message, read with errors that name the message and the field.
+struct Fields<'a> {
+    object: &'a Map<String, Value>,
+    message: String,
+}
+
+impl<'a> Fields<'a> {
+    fn value(&self, field: &str) -> Result<&'a Value, ProtocolError> {
+        self.object
+            .get(field)
+            .ok_or_else(|| ProtocolError::Missing { message: self.message.clone(), field: field.to_string() })
+    }
+
+    fn bad(&self, field: &str, problem: String) -> ProtocolError {
+        ProtocolError::Bad { message: self.message.clone(), field: field.to_string(), problem }
+    }
+
+    fn string(&self, field: &str) -> Result<&'a str, ProtocolError> {
+        let value = self.value(field)?;
+        value.as_str().ok_or_else(|| self.bad(field, format!("{} is not a string", kind(value))))
+    }
+
+    fn unsigned(&self, field: &str) -> Result<u64, ProtocolError> {
+        let value = self.value(field)?;
+        value.as_u64().ok_or_else(|| self.bad(field, format!("{value} is not a non-negative integer")))
+    }
+
+    fn seq(&self) -> Result<u64, ProtocolError> {
+        self.unsigned("seq")
+    }
+
+    fn strings(&self, field: &str) -> Result<Vec<&'a str>, ProtocolError> {
+        let value = self.value(field)?;
+        let items = value.as_array().ok_or_else(|| self.bad(field, format!("{} is not an array", kind(value))))?;
+        items
+            .iter()
+            .map(|item| item.as_str().ok_or_else(|| self.bad(field, format!("it holds {}, not a string", kind(item)))))
+            .collect()
+    }
+
+    fn ok(&self) -> Result<(), ProtocolError> {
+        match self.value("ok")? {
+            Value::Bool(true) => Ok(()),
+            other => Err(self.bad("ok", format!("{other} is not true"))),
+        }
+    }
+
+    fn implementation(&self) -> Result<Implementation, ProtocolError> {
+        let protocol = self.unsigned("protocol")?;
+        if protocol != VERSION {
+            return Err(
+                self.bad("protocol", format!("the implementation speaks {protocol}; the harness speaks {VERSION}"))
+            );
+        }
+        let about = self.value("implementation")?;
+        let about = about.as_object().ok_or_else(|| self.bad("implementation", "it is not an object".into()))?;
+        let inner = Fields { object: about, message: format!("{}'s implementation", self.message) };
+        let optional = |field: &str| -> Result<Option<String>, ProtocolError> {
+            match about.get(field) {
+                None | Some(Value::Null) => Ok(None),
+                Some(_) => inner.string(field).map(|s| Some(s.to_string())),
+            }
+        };
+        let transports = self
+            .strings("transports")?
+            .into_iter()
+            .map(|name| transport_named(name).map_err(|p| self.bad("transports", p)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Implementation {
+            name: inner.string("name")?.to_string(),
+            version: inner.string("version")?.to_string(),
+            language: optional("language")?,
+            homepage: optional("homepage")?,
+            rules: self.strings("rules")?.into_iter().map(String::from).collect(),
+            transports,
+        })
+    }
+}
+
+/// A JSON value's kind, for messages.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_round_trip() {
+        let requests = [
+            Request::Start { protocol: VERSION },
+            Request::Normalize { input_schema: json!({"type": "object"}), arguments: json!({"a": "&amp;"}) },
+            Request::Register {
+                tools: vec![Tool { name: "t".into(), description: Some("d".into()), input_schema: json!({}) }],
+            },
+            Request::Describe { tool: "t".into(), view: View::GetApiSpec },
+            Request::Invoke { tool: "t".into(), transport: Transport::Http, arguments: json!({"b": 1}) },
+            Request::Stop,
+        ];
+        for (seq, request) in requests.into_iter().enumerate() {
+            let wire = request.to_json(seq as u64);
+            assert_eq!(Request::from_json(&wire), Ok((seq as u64, request)));
+        }
+    }
+
+    #[test]
+    fn answers_round_trip() {
+        let answers = [
+            (
+                Command::Start,
+                Answer::Started(Implementation {
+                    name: "x".into(),
+                    version: "1".into(),
+                    language: Some("py".into()),
+                    homepage: None,
+                    rules: vec!["RT-TOOL-8".into()],
+                    transports: vec![Transport::Direct],
+                }),
+            ),
+            (Command::Normalize, Answer::Normalized(json!({"a": 1}))),
+            (Command::Register, Answer::Registered),
+            (Command::Describe, Answer::Described(json!({"type": "object"}))),
+            (Command::Invoke, Answer::Invoked(Invocation::Executed { handler_calls: 1, received: json!({}) })),
+            (
+                Command::Invoke,
+                Answer::Invoked(Invocation::Rejected { handler_calls: 0, error: json!({"message": "m"}) }),
+            ),
+            (Command::Stop, Answer::Stopped),
+            (Command::Invoke, Answer::Unsupported("no".into())),
+            (Command::Describe, Answer::Failed("broke".into())),
+        ];
+        for (command, answer) in answers {
+            let wire = answer.to_json(Some(3));
+            assert_eq!(seq_of(&wire), Ok(Some(3)));
+            assert_eq!(Answer::from_json(command, &wire), Ok(answer));
+        }
+    }
+
+    #[test]
+    fn bad_answers_name_the_field() {
+        let error = Answer::from_json(Command::Normalize, &json!({"seq": 1})).unwrap_err();
+        assert_eq!(error.to_string(), "the normalize response has no `arguments`");
+        let error = Answer::from_json(Command::Invoke, &json!({"seq": 1, "outcome": "executed"})).unwrap_err();
+        assert_eq!(error.to_string(), "the invoke response has no `handler_calls`");
+        let error = Answer::from_json(
+            Command::Start,
+            &json!({"seq": 0, "protocol": 2, "implementation": {}, "rules": [], "transports": []}),
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("speaks 2"), "{error}");
+        assert_eq!(seq_of(&json!({"seq": -1})).unwrap_err(), "`seq` is -1, not a non-negative integer");
+        assert_eq!(
+            Request::from_json(&json!({"seq": 1, "cmd": "dance"})),
+            Err(ProtocolError::UnknownCommand("dance".into()))
+        );
+    }
+}

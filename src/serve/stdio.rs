@@ -1,0 +1,68 @@
+//! `tool-conformance serve --stdio`: a [`Server`] on stdin and stdout, one JSON object per line.
+//!
+//! Requests are read with a cap on their length (a longer line is answered with an error and
+//! skipped); blank lines are ignored; the loop ends after answering `stop`, or at the end of
+//! input.
+
+use super::Server;
+use crate::protocol::Answer;
+use crate::stdio::{Bounded, read_bounded_line};
+use crate::target::Target;
+use std::io::{BufRead, Write};
+
+/// The longest request line read, in bytes.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+
+/// Serves requests from `input`, answering on `output`, until `stop` or the end of input.
+pub fn serve<T: Target>(
+    server: &mut Server<T>,
+    mut input: impl BufRead,
+    mut output: impl Write,
+    max_request: usize,
+) -> std::io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        let response = match read_bounded_line(&mut input, max_request, &mut line, true)? {
+            Bounded::End => return Ok(()),
+            Bounded::TooLong => Answer::Failed(format!("the request is longer than {max_request} bytes")).to_json(None),
+            Bounded::Line if line.iter().all(u8::is_ascii_whitespace) => continue,
+            Bounded::Line => {
+                let handled = server.handle_bytes(&line);
+                if handled.stop {
+                    write_line(&mut output, &handled.response)?;
+                    return Ok(());
+                }
+                handled.response
+            }
+        };
+        write_line(&mut output, &response)?;
+    }
+}
+
+fn write_line(output: &mut impl Write, response: &serde_json::Value) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *output, response)?;
+    output.write_all(b"\n")?;
+    output.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Reference;
+
+    #[test]
+    fn serves_lines_until_stop() {
+        let input: &[u8] = b"{\"cmd\":\"start\",\"seq\":0,\"protocol\":1}\n\n{oops\n{\"cmd\":\"stop\",\"seq\":1}\n{\"cmd\":\"start\",\"seq\":2,\"protocol\":1}\n";
+        let mut output = Vec::new();
+        serve(&mut Server::new(Reference::new()), input, &mut output, 1024).unwrap();
+        let lines: Vec<serde_json::Value> = output
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0]["seq"], 0);
+        assert!(lines[1]["error"].as_str().unwrap().contains("not JSON"));
+        assert_eq!(lines[2], serde_json::json!({"seq": 1, "ok": true}));
+    }
+}

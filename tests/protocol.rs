@@ -1,0 +1,176 @@
+//! Protocol v1's three descriptions kept in step: the message types (`src/protocol.rs`), the JSON
+//! Schema (`schemas/protocol.schema.json`) and the prose (`docs/protocol.md`). Every message the
+//! harness and the reference exchange over a whole run matches the schema, every field the schema
+//! requires is in the prose, and broken messages are refused at the schema path an adapter author
+//! needs.
+
+use serde_json::{Value, json};
+use tool_conformance::config::{CorpusSource, Limits, RunConfig, Selection, TargetSpec};
+use tool_conformance::protocol::{Answer, Command, Request, VERSION};
+use tool_conformance::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
+use tool_conformance::{Corpus, Reference, Status, jobs, runner};
+
+fn schema() -> Value {
+    serde_json::from_str(SCHEMA_TEXT).expect("the schema is JSON")
+}
+
+fn docs() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).expect("docs/protocol.md")
+}
+
+#[test]
+fn the_prose_documents_every_command_and_every_required_field() {
+    let (schema, docs) = (schema(), docs());
+    let defs = schema["$defs"].as_object().expect("$defs");
+    for command in Command::ALL {
+        assert!(docs.contains(&format!("### `{command}`")), "docs/protocol.md has no section for {command}");
+        for kind in ["request", "response"] {
+            let name = format!("{command}_{kind}");
+            let mut def = defs.get(&name).unwrap_or_else(|| panic!("the schema has no $defs/{name}"));
+            if let Some(target) = def.get("$ref").and_then(Value::as_str) {
+                def = &defs[target.trim_start_matches("#/$defs/")];
+            }
+            for field in def["required"].as_array().expect("required") {
+                let field = field.as_str().expect("a name");
+                assert!(docs.contains(&format!("\"{field}\"")), "docs/protocol.md never shows {name}'s {field:?}");
+            }
+        }
+    }
+    for special in ["unsupported", "error"] {
+        assert!(docs.contains(&format!("\"{special}\":")), "docs/protocol.md never shows an {special} response");
+        assert!(defs.contains_key(&format!("{special}_response")));
+    }
+}
+
+#[test]
+fn every_message_of_a_whole_run_matches_the_schema() {
+    // Through the in-process loopback with validation on, every request and every response of
+    // the run is checked; a violation would be an error outcome.
+    let corpus = Corpus::embedded().expect("the corpus loads");
+    let config = RunConfig {
+        corpus: CorpusSource::Embedded,
+        selection: Selection::all(),
+        report_dir: None,
+        target: TargetSpec::Reference,
+        jobs: 1,
+        limits: Limits::default(),
+        validate_protocol: true,
+        transcript: false,
+    };
+    let ran = jobs::run(&corpus, &config).expect("the schema loads");
+    let errors: Vec<String> = ran
+        .run
+        .outcomes
+        .iter()
+        .filter_map(|o| match &o.status {
+            Status::Error { reason } => Some(format!("{}: {reason}", o.id)),
+            _ => None,
+        })
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let in_process = runner::run(&corpus, &Selection::all(), &mut Reference::new());
+    assert_eq!(ran.run, in_process, "through the protocol the run differs from in process");
+}
+
+#[test]
+fn every_request_the_harness_builds_matches_the_schema() {
+    let schema = ProtocolSchema::load().expect("the schema compiles");
+    let tool = tool_conformance::Tool { name: "t".into(), description: None, input_schema: json!({"type": "object"}) };
+    let requests = [
+        Request::Start { protocol: VERSION },
+        Request::Normalize { input_schema: json!({}), arguments: json!("any value") },
+        Request::Register { tools: vec![tool] },
+        Request::Describe { tool: "t".into(), view: tool_conformance::View::Direct },
+        Request::Invoke { tool: "t".into(), transport: tool_conformance::Transport::Structured, arguments: json!([1]) },
+        Request::Stop,
+    ];
+    for (seq, request) in requests.iter().enumerate() {
+        let wire = request.to_json(seq as u64);
+        assert_eq!(schema.check_request(request.command(), &wire), Ok(()), "{wire}");
+    }
+    let bad = json!({"cmd": "start", "seq": 0, "protocol": 1, "extra": true});
+    assert!(schema.check_request(Command::Start, &bad).is_err());
+}
+
+#[test]
+fn broken_responses_are_refused_at_the_schema_path_to_look_at() {
+    let schema = ProtocolSchema::load().expect("the schema compiles");
+    let cases = [
+        (
+            Command::Start,
+            json!({"seq": 0, "protocol": 1, "rules": [], "transports": []}),
+            "#/$defs/start_response/required",
+        ),
+        (
+            Command::Start,
+            json!({"seq": 0, "protocol": 1, "implementation": {"name": "x", "version": "1"}, "rules": [], "transports": ["grpc"]}),
+            "#/$defs/transport/enum",
+        ),
+        (Command::Normalize, json!({"seq": 1}), "#/$defs/normalize_response/required"),
+        (Command::Register, json!({"seq": 1, "ok": false}), "#/$defs/ok_response/properties/ok/const"),
+        (Command::Describe, json!({"seq": -1, "input_schema": {}}), "#/$defs/seq/minimum"),
+        (
+            Command::Invoke,
+            json!({"seq": 4, "outcome": "executed", "handler_calls": 1}),
+            "#/$defs/invoke_response/allOf/0/then/required",
+        ),
+        (
+            Command::Invoke,
+            json!({"seq": 4, "outcome": "rejected", "handler_calls": 0, "error": {"message": "m", "problems": []}}),
+            "#/$defs/rejection/required",
+        ),
+        (
+            Command::Invoke,
+            json!({"seq": 4, "outcome": "maybe", "handler_calls": 0}),
+            "#/$defs/invoke_response/properties/outcome/enum",
+        ),
+        (
+            Command::Describe,
+            json!({"seq": 4, "unsupported": 7}),
+            "#/$defs/unsupported_response/properties/unsupported/type",
+        ),
+    ];
+    for (command, response, path) in cases {
+        let violation = schema.check_response(command, &response).expect_err(&response.to_string());
+        assert_eq!(violation.schema_path, path, "{response}: {violation}");
+        assert!(violation.to_string().contains(&format!("the {command} response")), "{violation}");
+    }
+    for answer in [Answer::Unsupported("no".into()), Answer::Failed("broke".into()), Answer::Stopped] {
+        assert_eq!(schema.check_response(Command::Stop, &answer.to_json(Some(3))), Ok(()));
+    }
+}
+
+#[test]
+fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {
+    use tool_conformance::case::{Check, Expect};
+    use tool_conformance::config::Limits;
+    use tool_conformance::jobs::{Instance, run_cases};
+    use tool_conformance::remote::Remote;
+    use tool_conformance::serve::Loopback;
+    use tool_conformance::transcript::WireLog;
+
+    let corpus = Corpus::embedded().expect("the corpus loads");
+    let mut case = corpus
+        .cases
+        .iter()
+        .find(|c| matches!(&c.check, Check::Normalize { expect: Expect::One(_), .. }))
+        .expect("a normalize case")
+        .clone();
+    if let Check::Normalize { expect, .. } = &mut case.check {
+        *expect = Expect::One(json!({"something": "else"}));
+    }
+    let log = WireLog::new();
+    let remote = Remote::new(Loopback::new(Reference::new), Limits::default(), log.clone());
+    let ran = run_cases(&[&case], vec![Instance::new(Box::new(remote), Some(log))], false);
+    let Status::Fail(failure) = &ran.run.outcomes[0].status else {
+        panic!("the case should fail: {:?}", ran.run.outcomes[0].status);
+    };
+    assert_eq!(failure.exchange.len(), 2, "{:?}", failure.exchange);
+    assert!(failure.exchange[0].starts_with("> {\"cmd\":\"normalize\""), "{:?}", failure.exchange);
+    assert!(failure.exchange[1].starts_with("< {\"seq\":1,\"arguments\":"), "{:?}", failure.exchange);
+    let report = tool_conformance::report::Report::new(&corpus.catalog, &ran.run);
+    let markdown = tool_conformance::report::markdown::render(&report);
+    assert!(markdown.contains("The exchange that led to it:\n\n```text\n> {\"cmd\":\"normalize\""), "{markdown}");
+    let json = tool_conformance::report::json::render(&report);
+    assert!(json.contains("\"exchange\": ["), "{json}");
+}
