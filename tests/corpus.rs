@@ -271,3 +271,20 @@ fn an_executed_expectation_the_schema_forbids_is_a_bug_in_the_case() {
     assert!(matches!(kind, CorpusErrorKind::BadSchema(ref why) if why.contains("own schema")), "{kind:?}");
     assert_eq!(line, 11);
 }
+
+#[test]
+fn every_reading_is_written_down() {
+    let doc = include_str!("../docs/interpretations.md");
+    let corpus = Corpus::embedded().unwrap();
+    let missing: Vec<&str> = corpus
+        .cases
+        .iter()
+        .filter(|c| c.level != Level::Required)
+        .filter(|c| {
+            let short = c.id.split_once('/').map(|(_, rest)| rest).unwrap_or(&c.id);
+            !doc.contains(short)
+        })
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(missing.is_empty(), "docs/interpretations.md does not name these cases: {missing:?}");
+}
