@@ -2,11 +2,14 @@
 //! Errors are printed with their whole cause chain; exit codes are the library's named constants
 //! ([`tool_conformance::exit`]).
 
+use crate::progress::Progress;
 use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tool_conformance::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
+use tool_conformance::expectations::ExpectedFailures;
+use tool_conformance::regression::{self, Snapshot};
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::serve::{self, Server};
 use tool_conformance::{Corpus, Level, Reference, exit, jobs, transcript};
@@ -33,11 +36,23 @@ macro_rules! outln {
 #[derive(Parser)]
 #[command(name = "tool-conformance", version, about, long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 every selected required case passed; 1 some required case failed or errored; 2 bad usage or a bad corpus."
+    after_help = "Exit codes: 0 every selected required case passed; 1 some required case failed or errored (with --expected-failures: a failure not listed, or a listed case that now passes), or compare found a regression; 2 bad usage or a bad corpus."
 )]
 struct Cli {
+    /// Color the output: auto (when stdout is a terminal that shows colors and NO_COLOR is
+    /// unset), always, or never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto", global = true)]
+    color: ColorWhen,
     #[command(subcommand)]
     command: Command,
+}
+
+/// When to color what is printed.
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Subcommand)]
@@ -51,6 +66,19 @@ enum Command {
     List(RunArgs),
     /// Serve the built-in reference over protocol v1, on stdin/stdout or on a loopback HTTP port.
     Serve(ServeArgs),
+    /// Compare two standing.json files: print regressions and progressions, exit 1 on a
+    /// regression.
+    Compare(CompareArgs),
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    /// The earlier standing.json.
+    #[arg(value_name = "OLD.json")]
+    old: PathBuf,
+    /// The later standing.json.
+    #[arg(value_name = "NEW.json")]
+    new: PathBuf,
 }
 
 #[derive(Args)]
@@ -73,9 +101,13 @@ struct RunArgs {
     /// Only cases whose id matches this glob; `*` also matches `/` (repeatable).
     #[arg(long = "case", value_name = "GLOB")]
     case_globs: Vec<String>,
-    /// Write standing.json and standing.md into DIR.
+    /// Write standing.json, standing.md, junit.xml, standing.html and badge-<rule>.json into DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    /// (run only) Known failures, in YAML (case or clause ids, each with a reason): listed
+    /// failures do not fail the run; a listed case that now passes, or a failure not listed, does.
+    #[arg(long, value_name = "FILE")]
+    expected_failures: Option<PathBuf>,
     #[command(flatten)]
     target: TargetArgs,
 }
@@ -107,11 +139,18 @@ impl RunArgs {
 /// Parses the command line, runs the command and maps the result to an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    match cli.color {
+        ColorWhen::Auto => anstream::ColorChoice::Auto,
+        ColorWhen::Always => anstream::ColorChoice::Always,
+        ColorWhen::Never => anstream::ColorChoice::Never,
+    }
+    .write_global();
     let result = match &cli.command {
-        Command::Run(args) => args.config().and_then(|config| run(&config)),
+        Command::Run(args) => args.config().and_then(|config| run(&config, args.expected_failures.as_deref())),
         Command::Check(args) => check(&args.source()),
         Command::List(args) => args.config().and_then(|config| list(&config)),
         Command::Serve(args) => serve(args),
+        Command::Compare(args) => compare(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -128,22 +167,64 @@ fn load(config: &RunConfig) -> Result<Corpus> {
     Ok(corpus)
 }
 
-fn run(config: &RunConfig) -> Result<u8> {
+fn run(config: &RunConfig, expected_failures: Option<&Path>) -> Result<u8> {
     let corpus = load(config)?;
-    let ran = jobs::run(&corpus, config)?;
+    let expected_failures = match expected_failures {
+        Some(path) => {
+            let file = ExpectedFailures::load(path)?;
+            file.check_against(&corpus)?;
+            Some(file)
+        }
+        None => None,
+    };
+    let selected = corpus.cases.iter().filter(|c| config.selection.matches(c)).count();
+    let progress = Progress::new(selected);
+    let ran = jobs::run_with_progress(&corpus, config, &|outcome| progress.case_done(&outcome.id));
+    progress.finish();
+    let ran = ran?;
     let mut out = std::io::stdout().lock();
     for part in &ran.transcript {
         let _ = std::io::Write::write_all(&mut out, transcript::render(&part.title, &part.exchanges).as_bytes());
     }
     drop(out);
     let run = ran.run;
-    let report = Report::new(&corpus.catalog, &run);
-    out!("{}", terminal::render(&report));
+    let mut report = Report::for_corpus(&corpus, &run);
+    if let Some(file) = &expected_failures {
+        report = report.with_expected_failures(file.triage(&run.outcomes));
+    }
+    print_maybe_colored(|| terminal::render(&report), || terminal::render_colored(&report));
     if let Some(dir) = &config.report_dir {
         report.write_dir(dir).with_context(|| format!("writing the report to {}", dir.display()))?;
         outln!("\nreport written to {}", dir.display());
     }
-    Ok(if run.breaks_a_rule() { exit::NONCONFORMING } else { exit::CONFORMS })
+    Ok(if report.fails_run() { exit::NONCONFORMING } else { exit::CONFORMS })
+}
+
+/// Whether what goes to stdout is colored: `--color`, then NO_COLOR, CLICOLOR and whether stdout
+/// is a terminal that shows colors.
+fn colored() -> bool {
+    matches!(
+        anstream::AutoStream::choice(&std::io::stdout()),
+        anstream::ColorChoice::Always | anstream::ColorChoice::AlwaysAnsi
+    )
+}
+
+/// Prints `plain()` or, when stdout is colored, `colored()`.
+fn print_maybe_colored(plain: impl FnOnce() -> String, colored: impl FnOnce() -> String) {
+    if self::colored() {
+        use std::io::Write as _;
+        let _ = write!(anstream::stdout().lock(), "{}", colored());
+    } else {
+        out!("{}", plain());
+    }
+}
+
+fn compare(args: &CompareArgs) -> Result<u8> {
+    let old = Snapshot::load(&args.old)?;
+    let new = Snapshot::load(&args.new)?;
+    let comparison = regression::compare(&old, &new);
+    print_maybe_colored(|| regression::render(&comparison, false), || regression::render(&comparison, true));
+    Ok(if comparison.has_regression() { exit::NONCONFORMING } else { exit::CONFORMS })
 }
 
 fn check(source: &CorpusSource) -> Result<u8> {

@@ -99,8 +99,18 @@ fn boxed<C: crate::remote::Channel + 'static>(
 
 /// Runs the cases `config` selects against the implementation it names.
 pub fn run(corpus: &Corpus, config: &RunConfig) -> Result<Ran, SchemaError> {
+    run_with_progress(corpus, config, &|_| {})
+}
+
+/// [`run`], calling `progress` with each outcome as soon as its case ends (on the thread of the
+/// instance that ran it, so in any order): for a progress bar.
+pub fn run_with_progress(
+    corpus: &Corpus,
+    config: &RunConfig,
+    progress: &(dyn Fn(&Outcome) + Sync),
+) -> Result<Ran, SchemaError> {
     let cases: Vec<&Case> = corpus.cases.iter().filter(|c| config.selection.matches(c)).collect();
-    Ok(run_cases(&cases, instances(config)?, config.transcript))
+    Ok(run_cases_with_progress(&cases, instances(config)?, config.transcript, progress))
 }
 
 /// What one instance's thread hands back.
@@ -114,6 +124,16 @@ struct Finished {
 /// Runs `cases` spread over `instances`; outcomes in the order of `cases`, and with `transcript`
 /// the exchanges.
 pub fn run_cases(cases: &[&Case], instances: Vec<Instance>, transcript: bool) -> Ran {
+    run_cases_with_progress(cases, instances, transcript, &|_| {})
+}
+
+/// [`run_cases`], calling `progress` with each outcome as soon as its case ends.
+pub fn run_cases_with_progress(
+    cases: &[&Case],
+    instances: Vec<Instance>,
+    transcript: bool,
+    progress: &(dyn Fn(&Outcome) + Sync),
+) -> Ran {
     let count = instances.len().max(1);
     let slots: Vec<Slot> = cases.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
@@ -125,7 +145,7 @@ pub fn run_cases(cases: &[&Case], instances: Vec<Instance>, transcript: bool) ->
             .enumerate()
             .map(|(index, instance)| {
                 let (slots, next, started, barrier) = (&slots, &next, &started, &barrier);
-                scope.spawn(move || worker(index, instance, cases, slots, next, started, barrier))
+                scope.spawn(move || worker(index, instance, cases, slots, next, started, barrier, progress))
             })
             .collect();
         handles.into_iter().filter_map(|h| h.join().ok()).collect()
@@ -183,6 +203,7 @@ fn not_started() -> Implementation {
 /// Where a case's outcome (and its exchanges) goes, whichever instance ran it.
 type Slot = Mutex<Option<(Outcome, Vec<Exchange>)>>;
 
+#[allow(clippy::too_many_arguments)]
 fn worker(
     index: usize,
     instance: Instance,
@@ -191,6 +212,7 @@ fn worker(
     next: &AtomicUsize,
     started: &[Mutex<bool>],
     barrier: &Barrier,
+    progress: &(dyn Fn(&Outcome) + Sync),
 ) -> Finished {
     let Instance { target, log } = instance;
     let take = |log: &Option<WireLog>| log.as_ref().map(WireLog::take).unwrap_or_default();
@@ -220,6 +242,7 @@ fn worker(
                 None => Outcome::new(case, Status::Error { reason: "the target panicked while starting".into() }),
             };
             let outcome = with_exchange(outcome, log.as_ref());
+            progress(&outcome);
             let exchanges = take(&log);
             if let Ok(mut slot) = slots[at].lock() {
                 *slot = Some((outcome, exchanges));

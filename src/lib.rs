@@ -7,7 +7,10 @@
 //!   ([`rules`]);
 //! - a [`target::Target`] is the implementation under test; [`reference`] is the built-in one;
 //! - [`runner`] runs each case against a target and produces an [`outcome::Outcome`] value;
-//! - [`standing`] counts outcomes per rule and clause, and every [`report`] reads the same values;
+//! - [`standing`] counts outcomes per rule and clause, and every [`report`] reads the same values
+//!   (terminal, Markdown, JSON, JUnit, HTML, badges), with the [`digest`] of the case files that
+//!   ran and, given an [`expectations`] file, the triage of known failures;
+//! - [`regression`] compares two standings;
 //! - [`trials`] turns the corpus into `cargo test` trials for any target.
 //!
 //! An implementation in any language is reached through protocol v1 ([`protocol`]): a
@@ -21,13 +24,16 @@ pub mod compare;
 pub mod config;
 pub mod corpus;
 pub mod diff;
+pub mod digest;
 pub mod exit;
+pub mod expectations;
 pub mod http;
 pub mod jobs;
 pub mod outcome;
 pub mod protocol;
 pub mod protocol_schema;
 pub mod reference;
+pub mod regression;
 pub mod remote;
 pub mod report;
 pub mod rules;

@@ -4,8 +4,9 @@
 
 use serde_json::json;
 use std::path::PathBuf;
+use tool_conformance::digest::CorpusDigest;
 use tool_conformance::outcome::{Failure, Observation};
-use tool_conformance::report::{Report, Suite, json as json_report, markdown, terminal};
+use tool_conformance::report::{Report, Suite, badge, html, json as json_report, junit, markdown, terminal};
 use tool_conformance::{Corpus, Implementation, Level, Outcome, Standing, Status, Transport};
 
 fn outcome(id: &str, level: Level, clauses: &[&str], status: Status) -> Outcome {
@@ -71,11 +72,16 @@ fn fixed_report() -> Report {
             Status::Skip { reason: "PLAT-162 is not claimed".into() },
         ),
     ];
+    let corpus = CorpusDigest::of_files([
+        ("rules.yaml".to_string(), &b"rules: []\n"[..]),
+        ("RT-TOOL-8/a.yaml".to_string(), &b"groups: []\n"[..]),
+    ]);
     Report {
-        suite: Suite { name: "tool-conformance".into(), version: "0.0.0-test".into() },
+        suite: Suite { name: "tool-conformance".into(), version: "0.0.0-test".into(), corpus: Some(corpus) },
         standing: Standing::new(&catalog, &implementation, &cases),
         implementation,
         cases,
+        expected_failures: None,
     }
 }
 
@@ -109,6 +115,49 @@ fn markdown_output() {
 #[test]
 fn json_output() {
     expect("report.json", &json_report::render(&fixed_report()));
+}
+
+#[test]
+fn junit_output() {
+    expect("junit.xml", &junit::render(&fixed_report()));
+}
+
+#[test]
+fn html_output() {
+    expect("standing.html", &html::render(&fixed_report()));
+}
+
+#[test]
+fn badge_output() {
+    let badges = badge::render(&fixed_report());
+    let names: Vec<&str> = badges.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["badge-RT-TOOL-8.json", "badge-PLAT-162.json"]);
+    expect("badge-RT-TOOL-8.json", &badges[0].1);
+}
+
+/// The fixed report seen through an expected-failures file: one listed failure, one stale entry,
+/// and the interpretation error, which fails nothing.
+fn triaged_report() -> Report {
+    let report = fixed_report();
+    let file = tool_conformance::expectations::ExpectedFailures::parse(
+        std::path::Path::new("expected-failures.yaml"),
+        "- case: RT-TOOL-8/a/fails\n  reason: We decode once (issue 12).\n- clause: RT-TOOL-8.2\n  reason: Fixed since.\n",
+    )
+    .expect("the file parses");
+    let triage = file.triage(&report.cases);
+    report.with_expected_failures(triage)
+}
+
+#[test]
+fn expected_failures_in_every_format() {
+    let report = triaged_report();
+    expect("expected-failures.txt", &terminal::render(&report));
+    expect("expected-failures.md", &markdown::render(&report));
+    expect("expected-failures.junit.xml", &junit::render(&report));
+    let json = json_report::render(&report);
+    assert!(json.contains("\"expected_failures\": {"), "{json}");
+    assert!(report.fails_run(), "the stale entry fails the run");
+    assert!(html::render(&report).contains("expected failure"));
 }
 
 #[test]

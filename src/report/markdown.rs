@@ -12,6 +12,9 @@ pub fn render(report: &Report) -> String {
     let i = &report.implementation;
     let _ = writeln!(out, "# Standing of {} {}\n", escape(&i.name), escape(&i.version));
     let _ = writeln!(out, "Suite: {} {}.", report.suite.name, report.suite.version);
+    if let Some(corpus) = &report.suite.corpus {
+        let _ = writeln!(out, "Corpus: `{}` ({} files).", corpus.digest, corpus.files.len());
+    }
     let transports: Vec<&str> = i.transports.iter().map(|t| t.as_str()).collect();
     let _ = writeln!(out, "Claims: {} on {}.", escape(&i.rules.join(", ")), transports.join(", "));
     for rule in &report.standing.rules {
@@ -50,6 +53,9 @@ pub fn render(report: &Report) -> String {
                 outcome.clauses.join(", "),
                 outcome.location
             );
+            if let Some(reason) = report.expected_failures.as_ref().and_then(|t| t.expected_reason(&outcome.id)) {
+                let _ = writeln!(out, "Expected failure: {}\n", escape(reason));
+            }
             match &outcome.status {
                 Status::Fail(f) => {
                     let pointer =
@@ -72,6 +78,30 @@ pub fn render(report: &Report) -> String {
                 }
                 _ => {}
             }
+        }
+    }
+    if let Some(triage) = &report.expected_failures {
+        if !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "## Expected failures\n");
+        let _ = writeln!(
+            out,
+            "{} listed, {} stale, {} new.\n",
+            triage.expected.len(),
+            triage.stale.len(),
+            triage.unexpected.len()
+        );
+        for stale in &triage.stale {
+            let _ = writeln!(
+                out,
+                "- stale: {} ({})",
+                escape(&stale.entry.subject.to_string()),
+                escape(&stale.entry.reason)
+            );
+        }
+        for id in &triage.unexpected {
+            let _ = writeln!(out, "- new failure: `{id}`");
         }
     }
     out

@@ -2,15 +2,25 @@
 //!
 //! - [`terminal`]: the standing as tables, then each failing case with its diff;
 //! - [`markdown`]: `standing.md`, tables that render on GitHub, failures in ```diff blocks;
-//! - [`json`]: `standing.json`, everything, for machines.
+//! - [`json`]: `standing.json`, everything, for machines (its contract is
+//!   `schemas/report.schema.json`);
+//! - [`junit`]: `junit.xml`, a testsuite per rule and a testcase per case, for CI;
+//! - [`html`]: `standing.html`, one self-contained page;
+//! - [`badge`]: `badge-<rule>.json`, shields.io endpoint badges.
 //!
 //! Reports are deterministic: the same implementation and corpus give the same bytes (no
 //! timestamps, cases in corpus order).
 
+pub mod badge;
+pub mod html;
 pub mod json;
+pub mod junit;
 pub mod markdown;
 pub mod terminal;
 
+use crate::corpus::Corpus;
+use crate::digest::CorpusDigest;
+use crate::expectations::Triage;
 use crate::outcome::{Outcome, Status};
 use crate::rules::Catalog;
 use crate::runner::Run;
@@ -30,6 +40,9 @@ pub struct Report {
     pub standing: Standing,
     /// Every case, in corpus order.
     pub cases: Vec<Outcome>,
+    /// With an expected-failures file: the listed failures, stale entries and new failures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_failures: Option<Triage>,
 }
 
 /// The suite's name and version.
@@ -39,16 +52,44 @@ pub struct Suite {
     pub name: String,
     /// The suite's version.
     pub version: String,
+    /// The digest of the case files that ran (see [`Report::for_corpus`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corpus: Option<CorpusDigest>,
 }
 
 impl Report {
-    /// The report of a run.
+    /// The report of a run, without the digest of its case files (which `--report` always
+    /// writes, and `schemas/report.schema.json` requires): use [`Report::for_corpus`] for files
+    /// to publish.
     pub fn new(catalog: &Catalog, run: &Run) -> Report {
         Report {
-            suite: Suite { name: "tool-conformance".into(), version: crate::SUITE_VERSION.into() },
+            suite: Suite { name: "tool-conformance".into(), version: crate::SUITE_VERSION.into(), corpus: None },
             standing: Standing::new(catalog, &run.implementation, &run.outcomes),
             implementation: run.implementation.clone(),
             cases: run.outcomes.clone(),
+            expected_failures: None,
+        }
+    }
+
+    /// The report of a run of `corpus`, with the digest of the case files that ran.
+    pub fn for_corpus(corpus: &Corpus, run: &Run) -> Report {
+        let mut report = Report::new(&corpus.catalog, run);
+        report.suite.corpus = Some(CorpusDigest::of_run(corpus, &run.outcomes));
+        report
+    }
+
+    /// The same report, seen through an expected-failures file's triage.
+    pub fn with_expected_failures(mut self, triage: Triage) -> Report {
+        self.expected_failures = Some(triage);
+        self
+    }
+
+    /// Whether the run this report shows fails: with an expected-failures triage, when it has a
+    /// new failure or a stale entry; without, when a required case failed or errored.
+    pub fn fails_run(&self) -> bool {
+        match &self.expected_failures {
+            Some(triage) => triage.fails_run(),
+            None => self.cases.iter().any(Outcome::breaks_rule),
         }
     }
 
@@ -57,12 +98,26 @@ impl Report {
         self.cases.iter().filter(|o| matches!(o.status, Status::Fail(_) | Status::Error { .. }))
     }
 
-    /// Writes standing.json and standing.md into `dir`, creating it. Each file is written to a
+    /// Every file `--report` writes, as (file name, contents): standing.json, standing.md,
+    /// junit.xml, standing.html, then `badge-<rule>.json` per rule in catalog order.
+    pub fn files(&self) -> Vec<(String, String)> {
+        let mut files = vec![
+            ("standing.json".to_string(), json::render(self)),
+            ("standing.md".to_string(), markdown::render(self)),
+            ("junit.xml".to_string(), junit::render(self)),
+            ("standing.html".to_string(), html::render(self)),
+        ];
+        files.extend(badge::render(self));
+        files
+    }
+
+    /// Writes every file of [`Report::files`] into `dir`, creating it. Each file is written to a
     /// temporary name and renamed, so a report is never left half-written.
     pub fn write_dir(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        write_atomically(&dir.join("standing.json"), &json::render(self))?;
-        write_atomically(&dir.join("standing.md"), &markdown::render(self))?;
+        for (name, contents) in self.files() {
+            write_atomically(&dir.join(name), &contents)?;
+        }
         Ok(())
     }
 }

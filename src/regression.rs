@@ -1,0 +1,343 @@
+//! Comparing two standings (`tool-conformance compare OLD.json NEW.json`): which cases regressed,
+//! which progressed, and what else changed between two `standing.json` files.
+//!
+//! A case is *good* when it passed, or, for an informational case, when a behaviour was observed;
+//! it is *bad* when it failed, errored or was skipped. Between the two files:
+//!
+//! - a **regression** is a case good in OLD and bad in NEW, at any level, or a rule whose verdict
+//!   was `conforms` and no longer is;
+//! - a **progression** is a case bad in OLD and good in NEW, or a rule that now conforms;
+//! - a **change** is any other difference in a case: fail became error, or an informational case
+//!   saw another behaviour;
+//! - cases only in NEW are **new**, cases only in OLD are **gone**; neither is a regression.
+//!
+//! The files are read leniently (only ids, levels, statuses, behaviours, verdicts and the suite
+//! block), so standings written by other versions of the suite compare too; a corpus digest or
+//! suite version that differs is said, since it explains new and gone cases.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// What a comparison reads of one standing.json.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// `name version` of the implementation.
+    pub implementation: String,
+    /// The suite version.
+    pub suite_version: String,
+    /// The corpus digest, when the file has one.
+    pub corpus_digest: Option<String>,
+    /// Per corpus file: its SHA-256.
+    pub corpus_files: BTreeMap<String, String>,
+    /// Per rule, in file order: the verdict.
+    pub verdicts: Vec<(String, String)>,
+    /// Every case, in file order.
+    pub cases: Vec<CaseState>,
+}
+
+/// One case, as a comparison sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseState {
+    /// The case id.
+    pub id: String,
+    /// Its level.
+    pub level: String,
+    /// Its status: pass, fail, error, skip or observed.
+    pub status: String,
+    /// For an observed case: the behaviour seen (`other` when none matched).
+    pub behaviour: Option<String>,
+}
+
+impl CaseState {
+    fn good(&self) -> bool {
+        matches!(self.status.as_str(), "pass" | "observed")
+    }
+
+    fn shown(&self) -> String {
+        match &self.behaviour {
+            Some(behaviour) => format!("{} ({behaviour})", self.status),
+            None => self.status.clone(),
+        }
+    }
+}
+
+/// A standing that cannot be compared.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct SnapshotError {
+    /// The file.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Snapshot {
+    /// Reads a standing.json.
+    pub fn load(path: &Path) -> Result<Snapshot, SnapshotError> {
+        let error = |message: String| SnapshotError { path: path.display().to_string(), message };
+        let text = std::fs::read_to_string(path).map_err(|e| error(format!("cannot read: {e}")))?;
+        Snapshot::parse(&text).map_err(error)
+    }
+
+    /// Parses a standing.json's text.
+    pub fn parse(text: &str) -> Result<Snapshot, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let text_at = |v: &Value, pointer: &str| v.pointer(pointer).and_then(Value::as_str).map(str::to_string);
+        let cases = value
+            .get("cases")
+            .and_then(Value::as_array)
+            .ok_or("no `cases` array: is this a standing.json?")?
+            .iter()
+            .enumerate()
+            .map(|(index, case)| {
+                let field = |name: &str| {
+                    text_at(case, &format!("/{name}")).ok_or(format!("cases/{index} has no string `{name}`"))
+                };
+                let status = field("status")?;
+                let behaviour = (status == "observed")
+                    .then(|| case.get("behaviour").and_then(Value::as_str).unwrap_or("other").to_string());
+                Ok(CaseState { id: field("id")?, level: field("level")?, status, behaviour })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let verdicts = value
+            .pointer("/standing/rules")
+            .and_then(Value::as_array)
+            .map(|rules| {
+                rules.iter().filter_map(|r| Some((text_at(r, "/rule")?, text_at(r, "/verdict")?))).collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        let corpus_files = value
+            .pointer("/suite/corpus/files")
+            .and_then(Value::as_array)
+            .map(|files| files.iter().filter_map(|f| Some((text_at(f, "/path")?, text_at(f, "/sha256")?))).collect())
+            .unwrap_or_default();
+        let implementation = format!(
+            "{} {}",
+            text_at(&value, "/implementation/name").unwrap_or_else(|| "(unnamed)".into()),
+            text_at(&value, "/implementation/version").unwrap_or_default()
+        )
+        .trim_end()
+        .to_string();
+        Ok(Snapshot {
+            implementation,
+            suite_version: text_at(&value, "/suite/version").unwrap_or_else(|| "(unknown)".into()),
+            corpus_digest: text_at(&value, "/suite/corpus/digest"),
+            corpus_files,
+            verdicts,
+            cases,
+        })
+    }
+}
+
+/// A case or rule that differs between the two standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The case id, or the rule id for a verdict.
+    pub id: String,
+    /// The case's level in NEW, or `verdict`.
+    pub level: String,
+    /// What it was in OLD.
+    pub from: String,
+    /// What it is in NEW.
+    pub to: String,
+}
+
+/// What changed from OLD to NEW.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Comparison {
+    /// Good in OLD, bad in NEW (verdicts first, then cases in NEW's order).
+    pub regressions: Vec<Change>,
+    /// Bad in OLD, good in NEW (verdicts first, then cases in NEW's order).
+    pub progressions: Vec<Change>,
+    /// Other differences in cases both files have.
+    pub changes: Vec<Change>,
+    /// Cases only NEW has, with their status.
+    pub new: Vec<CaseState>,
+    /// Cases only OLD has.
+    pub gone: Vec<CaseState>,
+    /// `(OLD, NEW)` lines describing the two runs: implementation, suite version, corpus.
+    pub header: Vec<(String, String, String)>,
+    /// Corpus files whose digest differs, or that only one side has.
+    pub corpus_files_changed: Vec<String>,
+}
+
+impl Comparison {
+    /// Whether NEW regressed.
+    pub fn has_regression(&self) -> bool {
+        !self.regressions.is_empty()
+    }
+}
+
+/// Compares two standings.
+pub fn compare(old: &Snapshot, new: &Snapshot) -> Comparison {
+    let mut comparison = Comparison::default();
+    let digest = |s: &Snapshot| s.corpus_digest.clone().unwrap_or_else(|| "(none)".into());
+    comparison.header = vec![
+        ("implementation".into(), old.implementation.clone(), new.implementation.clone()),
+        ("suite".into(), old.suite_version.clone(), new.suite_version.clone()),
+        ("corpus".into(), digest(old), digest(new)),
+    ];
+    let mut paths: Vec<&String> = old.corpus_files.keys().chain(new.corpus_files.keys()).collect();
+    paths.sort();
+    paths.dedup();
+    comparison.corpus_files_changed =
+        paths.into_iter().filter(|p| old.corpus_files.get(*p) != new.corpus_files.get(*p)).cloned().collect();
+    let old_verdicts: BTreeMap<&str, &str> = old.verdicts.iter().map(|(r, v)| (r.as_str(), v.as_str())).collect();
+    for (rule, verdict) in &new.verdicts {
+        let Some(before) = old_verdicts.get(rule.as_str()) else { continue };
+        if before == verdict {
+            continue;
+        }
+        let change =
+            Change { id: rule.clone(), level: "verdict".into(), from: before.to_string(), to: verdict.clone() };
+        if *before == "conforms" {
+            comparison.regressions.push(change);
+        } else if verdict == "conforms" {
+            comparison.progressions.push(change);
+        } else {
+            comparison.changes.push(change);
+        }
+    }
+    let old_cases: BTreeMap<&str, &CaseState> = old.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let new_ids: std::collections::BTreeSet<&str> = new.cases.iter().map(|c| c.id.as_str()).collect();
+    for case in &new.cases {
+        let Some(before) = old_cases.get(case.id.as_str()) else {
+            comparison.new.push(case.clone());
+            continue;
+        };
+        if before.status == case.status && before.behaviour == case.behaviour {
+            continue;
+        }
+        let change = Change { id: case.id.clone(), level: case.level.clone(), from: before.shown(), to: case.shown() };
+        match (before.good(), case.good()) {
+            (true, false) => comparison.regressions.push(change),
+            (false, true) => comparison.progressions.push(change),
+            _ => comparison.changes.push(change),
+        }
+    }
+    comparison.gone = old.cases.iter().filter(|c| !new_ids.contains(c.id.as_str())).cloned().collect();
+    comparison
+}
+
+/// The comparison as terminal text; with `colored`, regressions in red and progressions in
+/// green.
+pub fn render(comparison: &Comparison, colored: bool) -> String {
+    let paint = |style: anstyle::Style, text: &str| {
+        if colored { format!("{style}{text}{style:#}") } else { text.to_string() }
+    };
+    let red = anstyle::AnsiColor::Red.on_default().bold();
+    let green = anstyle::AnsiColor::Green.on_default().bold();
+    let mut out = String::new();
+    for (what, old, new) in &comparison.header {
+        if old == new {
+            let _ = writeln!(out, "{what}: {old}");
+        } else {
+            let _ = writeln!(out, "{what}: {old} -> {new}");
+        }
+    }
+    if !comparison.corpus_files_changed.is_empty() {
+        let _ = writeln!(out, "corpus files that differ: {}", comparison.corpus_files_changed.join(", "));
+    }
+    let mut section = |title: &str, changes: &[Change], style: Option<anstyle::Style>| {
+        let n = changes.len();
+        let heading = format!("{n} {title}{}", if n == 1 { "" } else { "s" });
+        let _ = writeln!(out, "\n{}:", style.map(|s| paint(s, &heading)).unwrap_or(heading.clone()));
+        for change in changes {
+            let _ = writeln!(out, "  {} ({}): {} -> {}", change.id, change.level, change.from, change.to);
+        }
+    };
+    section("regression", &comparison.regressions, (!comparison.regressions.is_empty()).then_some(red));
+    section("progression", &comparison.progressions, (!comparison.progressions.is_empty()).then_some(green));
+    if !comparison.changes.is_empty() {
+        section("other change", &comparison.changes, None);
+    }
+    for (title, cases) in [("new case", &comparison.new), ("gone case", &comparison.gone)] {
+        if cases.is_empty() {
+            continue;
+        }
+        let mut by_status: BTreeMap<&str, usize> = BTreeMap::new();
+        for case in cases.iter() {
+            *by_status.entry(case.status.as_str()).or_default() += 1;
+        }
+        let counts: Vec<String> = by_status.iter().map(|(status, n)| format!("{n} {status}")).collect();
+        let n = cases.len();
+        let _ = writeln!(out, "\n{n} {title}{} ({}):", if n == 1 { "" } else { "s" }, counts.join(", "));
+        for case in cases.iter() {
+            let _ = writeln!(out, "  {} ({}): {}", case.id, case.level, case.shown());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot(verdict: &str, cases: &[(&str, &str, &str)]) -> Snapshot {
+        Snapshot {
+            implementation: "x 1".into(),
+            suite_version: "0.1.0".into(),
+            corpus_digest: None,
+            corpus_files: BTreeMap::new(),
+            verdicts: vec![("R-1".into(), verdict.into())],
+            cases: cases
+                .iter()
+                .map(|(id, level, status)| CaseState {
+                    id: id.to_string(),
+                    level: level.to_string(),
+                    status: status.to_string(),
+                    behaviour: (*status == "observed").then(|| "one".to_string()),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn regressions_progressions_changes_new_and_gone() {
+        let old = snapshot(
+            "conforms",
+            &[
+                ("R-1/a/b", "required", "pass"),
+                ("R-1/a/c", "required", "fail"),
+                ("R-1/a/d", "required", "fail"),
+                ("R-1/a/e", "interpretation", "pass"),
+                ("R-1/a/gone", "required", "pass"),
+            ],
+        );
+        let new = snapshot(
+            "does_not_conform",
+            &[
+                ("R-1/a/b", "required", "fail"),
+                ("R-1/a/c", "required", "pass"),
+                ("R-1/a/d", "required", "error"),
+                ("R-1/a/e", "interpretation", "skip"),
+                ("R-1/a/new", "required", "fail"),
+            ],
+        );
+        let c = compare(&old, &new);
+        let ids = |changes: &[Change]| changes.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&c.regressions), ["R-1", "R-1/a/b", "R-1/a/e"]);
+        assert_eq!(ids(&c.progressions), ["R-1/a/c"]);
+        assert_eq!(ids(&c.changes), ["R-1/a/d"]);
+        assert_eq!(c.new.len(), 1);
+        assert_eq!(c.gone.len(), 1);
+        assert!(c.has_regression());
+        assert!(!compare(&old, &old).has_regression());
+        let text = render(&c, false);
+        assert!(text.contains("3 regressions:\n  R-1 (verdict): conforms -> does_not_conform\n"), "{text}");
+        assert!(text.contains("1 progression:\n  R-1/a/c (required): fail -> pass\n"), "{text}");
+    }
+
+    #[test]
+    fn an_informational_case_that_sees_another_behaviour_is_a_change() {
+        let old = snapshot("conforms", &[("R-1/a/i", "informational", "observed")]);
+        let mut new = old.clone();
+        new.cases[0].behaviour = Some("two".into());
+        let c = compare(&old, &new);
+        assert!(!c.has_regression());
+        assert_eq!(c.changes[0].from, "observed (one)");
+        assert_eq!(c.changes[0].to, "observed (two)");
+    }
+}

@@ -1,0 +1,66 @@
+//! `badge-<rule>.json`: one badge per rule in the shields.io endpoint format
+//! (`{"schemaVersion": 1, "label", "message", "color"}`), so that a published standing can be
+//! shown as a badge that follows the committed file.
+//!
+//! The label is the rule id; the message is the verdict and, when required cases ran, how many of
+//! them passed (`conforms, 58/58 required`); the color is green when the rule conforms, red when
+//! it does not, and grey when it is not claimed or was not run.
+
+use super::Report;
+use crate::case::Level;
+use crate::outcome::StatusKind;
+use crate::standing::{RuleStanding, Verdict};
+use serde::Serialize;
+
+/// A shields.io endpoint badge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Badge {
+    /// Always 1.
+    pub schema_version: u8,
+    /// The left-hand text: the rule id.
+    pub label: String,
+    /// The right-hand text: the verdict, and the required cases passed.
+    pub message: String,
+    /// The right-hand color.
+    pub color: String,
+}
+
+impl Badge {
+    /// The badge of one rule's standing.
+    pub fn of(rule: &RuleStanding) -> Badge {
+        let required = rule.totals.total(Level::Required);
+        let passed = rule.totals.get(Level::Required, StatusKind::Pass);
+        let message = match rule.verdict {
+            Verdict::Conforms | Verdict::DoesNotConform if required > 0 => {
+                format!("{}, {passed}/{required} required", rule.verdict.as_str())
+            }
+            verdict => verdict.as_str().to_string(),
+        };
+        let color = match rule.verdict {
+            Verdict::Conforms => "brightgreen",
+            Verdict::DoesNotConform => "red",
+            Verdict::NotClaimed | Verdict::NotRun => "lightgrey",
+        };
+        Badge { schema_version: 1, label: rule.rule.clone(), message, color: color.into() }
+    }
+}
+
+/// The file name of a rule's badge.
+pub fn file_name(rule: &str) -> String {
+    format!("badge-{rule}.json")
+}
+
+/// Every rule's badge, as (file name, JSON text), in catalog order.
+pub fn render(report: &Report) -> Vec<(String, String)> {
+    report
+        .standing
+        .rules
+        .iter()
+        .map(|rule| {
+            let mut text = serde_json::to_string_pretty(&Badge::of(rule)).unwrap_or_default();
+            text.push('\n');
+            (file_name(&rule.rule), text)
+        })
+        .collect()
+}

@@ -1,0 +1,54 @@
+//! reports/reference/ is the built-in reference's published standing, every file `--report`
+//! writes. This test runs the reference in process over the embedded corpus and fails when any
+//! committed file differs from what the run gives now, or when the folder holds a file a run no
+//! longer writes. Regenerate the folder with:
+//!
+//! ```sh
+//! cargo run -- run --report reports/reference
+//! ```
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use tool_conformance::report::Report;
+use tool_conformance::runner::run;
+use tool_conformance::{Corpus, Reference, Selection};
+
+const REGENERATE: &str = "cargo run -- run --report reports/reference";
+
+#[test]
+fn reports_reference_is_current() {
+    let corpus = Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
+    let report = Report::for_corpus(&corpus, &run(&corpus, &Selection::all(), &mut Reference::new()));
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports/reference");
+    let files = report.files();
+    let mut stale = Vec::new();
+    for (name, contents) in &files {
+        match std::fs::read_to_string(dir.join(name)) {
+            Ok(committed) if &committed == contents => {}
+            Ok(committed) => {
+                let diff = similar::TextDiff::from_lines(committed.as_str(), contents.as_str())
+                    .unified_diff()
+                    .context_radius(1)
+                    .header("committed", "now")
+                    .to_string();
+                let shown: String = diff.lines().take(30).map(|l| format!("    {l}\n")).collect();
+                stale.push(format!("{name} differs:\n{shown}"));
+            }
+            Err(error) => stale.push(format!("{name} is missing ({error})")),
+        }
+    }
+    let written: BTreeSet<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !written.contains(name.as_str()) {
+                stale.push(format!("{name} is no longer written by a run: delete it"));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "reports/reference/ is stale; regenerate it with `{REGENERATE}` and commit the result:\n{}",
+        stale.join("\n")
+    );
+}
