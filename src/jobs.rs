@@ -166,7 +166,7 @@ pub fn run_cases_with_progress(
         .find(|f| f.started)
         .or(finished.first())
         .map(|f| f.implementation.clone())
-        .unwrap_or_else(not_started);
+        .unwrap_or_else(Implementation::not_started);
     let mut transcripts = Vec::new();
     let instance = |index: usize| if count > 1 { format!(" of instance {}", index + 1) } else { String::new() };
     if transcript {
@@ -187,17 +187,6 @@ pub fn run_cases_with_progress(
         }
     }
     Ran { run: Run { implementation, outcomes }, transcript: transcripts }
-}
-
-fn not_started() -> Implementation {
-    Implementation {
-        name: "(did not start)".into(),
-        version: String::new(),
-        language: None,
-        homepage: None,
-        rules: Vec::new(),
-        transports: Vec::new(),
-    }
 }
 
 /// Where a case's outcome (and its exchanges) goes, whichever instance ran it.
@@ -250,8 +239,10 @@ fn worker(
         }
     }
     let implementation = match session {
-        Some(session) => catch_unwind(AssertUnwindSafe(|| session.finish())).unwrap_or_else(|_| not_started()),
-        None => not_started(),
+        Some(session) => {
+            catch_unwind(AssertUnwindSafe(|| session.finish())).unwrap_or_else(|_| Implementation::not_started())
+        }
+        None => Implementation::not_started(),
     };
     Finished { implementation, started: up, start, stop: take(&log) }
 }

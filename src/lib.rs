@@ -5,20 +5,21 @@
 //! The pieces, in the order data flows through them:
 //! - [`corpus`] loads the YAML case files ([`case`] documents the format) and the rule catalog
 //!   ([`rules`]);
-//! - a [`target::Target`] is the implementation under test; [`reference`] is the built-in one;
+//! - a [`target::Target`] is the implementation under test; [`mod@reference`] is the built-in one;
 //! - [`runner`] runs each case against a target and produces an [`outcome::Outcome`] value;
 //! - [`standing`] counts outcomes per rule and clause, and every [`report`] reads the same values
 //!   (terminal, Markdown, JSON, JUnit, HTML, badges), with the [`digest`] of the case files that
 //!   ran and, given an [`expectations`] file, the triage of known failures;
 //! - [`regression`] compares two standings;
-//! - [`trials`] turns the corpus into `cargo test` trials for any target.
+//! - [`mod@trials`] turns the corpus into `cargo test` trials for any target.
 //!
 //! An implementation in any language is reached through protocol v1 ([`protocol`]): a
 //! [`remote::Remote`] target speaks it over [`stdio`] or [`http`], within timeouts and restart
 //! limits, and [`jobs`] runs a selection on several instances at once. [`serve`] puts any target
-//! (the reference above all) behind the same protocol.
+//! (the reference above all) behind the same protocol. [`bench`] measures what all this costs.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod case;
 pub mod compare;
 pub mod config;

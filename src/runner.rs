@@ -58,17 +58,7 @@ impl<T: Target> Session<T> {
     pub fn start(mut target: T) -> Session<T> {
         let (implementation, start_error) = match target.start() {
             Ok(implementation) => (implementation, None),
-            Err(error) => (
-                Implementation {
-                    name: "(did not start)".into(),
-                    version: String::new(),
-                    language: None,
-                    homepage: None,
-                    rules: Vec::new(),
-                    transports: Vec::new(),
-                },
-                Some(error.to_string()),
-            ),
+            Err(error) => (Implementation::not_started(), Some(error.to_string())),
         };
         Session { target, implementation, start_error, registered: None }
     }

@@ -29,6 +29,21 @@ pub struct Implementation {
     pub transports: Vec<Transport>,
 }
 
+impl Implementation {
+    /// The stand-in description of an implementation that could not be started: it claims
+    /// nothing, so every case of the run is an error naming why.
+    pub fn not_started() -> Implementation {
+        Implementation {
+            name: "(did not start)".into(),
+            version: String::new(),
+            language: None,
+            homepage: None,
+            rules: Vec::new(),
+            transports: Vec::new(),
+        }
+    }
+}
+
 /// What one invoke led to, as the implementation's recording handler saw it.
 ///
 /// Read through a plain struct rather than serde's internally tagged form, which buffers values
