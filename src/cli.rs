@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tool_conformance::bench::{self, BenchConfig};
 use tool_conformance::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::expectations::ExpectedFailures;
 use tool_conformance::regression::{self, Snapshot};
@@ -69,6 +70,28 @@ enum Command {
     /// Compare two standing.json files: print regressions and progressions, exit 1 on a
     /// regression.
     Compare(CompareArgs),
+    /// Measure the harness's overhead and the reference's cost, and print each ratio next to its
+    /// goal (build with --release).
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Timed repetitions of each measurement (the median is reported).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    repetitions: usize,
+    /// How long the slow implementation of the --jobs measurement sleeps before each answer.
+    #[arg(long, value_name = "MS", default_value_t = 2)]
+    delay_ms: u64,
+}
+
+impl BenchArgs {
+    fn config(&self) -> Result<BenchConfig> {
+        let mut config = BenchConfig::new().context("finding the running executable")?;
+        config.repetitions = self.repetitions.max(1);
+        config.delay = std::time::Duration::from_millis(self.delay_ms);
+        Ok(config)
+    }
 }
 
 #[derive(Args)]
@@ -151,6 +174,7 @@ pub fn main() -> ExitCode {
         Command::List(args) => args.config().and_then(|config| list(&config)),
         Command::Serve(args) => serve(args),
         Command::Compare(args) => compare(args),
+        Command::Bench(args) => args.config().and_then(|config| bench(&config)),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -217,6 +241,15 @@ fn print_maybe_colored(plain: impl FnOnce() -> String, colored: impl FnOnce() ->
     } else {
         out!("{}", plain());
     }
+}
+
+fn bench(config: &BenchConfig) -> Result<u8> {
+    if cfg!(debug_assertions) {
+        eprintln!("warning: a debug build; measure with `cargo run --release -- bench`");
+    }
+    outln!("{}", bench::render(&[]).trim_end());
+    bench::run(config, &mut |row| out!("{}", bench::render_row(row)))?;
+    Ok(exit::CONFORMS)
 }
 
 fn compare(args: &CompareArgs) -> Result<u8> {
@@ -322,7 +355,7 @@ impl TargetArgs {
 }
 
 #[derive(Args)]
-#[group(required = true, multiple = false)]
+#[command(group(clap::ArgGroup::new("mode").required(true).multiple(false).args(["stdio", "http"])))]
 struct ServeArgs {
     /// Serve on stdin and stdout, one JSON object per line, until stop.
     #[arg(long)]
@@ -331,10 +364,24 @@ struct ServeArgs {
     /// left out. Port 0 picks a free port. The URL is printed on stdout.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     http: Option<String>,
+    /// Sleep this long before every answer but start and stop (a slow implementation, for bench).
+    #[arg(long, value_name = "MS", hide = true, requires = "stdio")]
+    delay_ms: Option<u64>,
 }
 
 fn serve(args: &ServeArgs) -> Result<u8> {
     let Some(address) = &args.http else {
+        if let Some(delay) = args.delay_ms {
+            let slow = bench::Slow::new(Reference::new(), std::time::Duration::from_millis(delay));
+            serve::stdio::serve(
+                &mut Server::new(slow),
+                std::io::stdin().lock(),
+                std::io::stdout().lock(),
+                serve::stdio::MAX_REQUEST_BYTES,
+            )
+            .context("serving on stdio")?;
+            return Ok(exit::CONFORMS);
+        }
         let mut server = Server::new(Reference::new());
         serve::stdio::serve(
             &mut server,

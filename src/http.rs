@@ -12,7 +12,10 @@ use crate::config::{HttpUrl, Limits};
 use crate::remote::{Channel, ChannelError, Remote};
 use crate::transcript::WireLog;
 use std::io::Read;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
+use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 /// The protocol over HTTP.
 pub type HttpTarget = Remote<HttpChannel>;
@@ -50,7 +53,48 @@ fn agent() -> ureq::Agent {
         .max_idle_connections_per_host(2)
         .user_agent(concat!("tool-conformance/", env!("CARGO_PKG_VERSION")))
         .build();
-    ureq::Agent::new_with_config(config)
+    ureq::Agent::with_parts(config, DefaultConnector::new(), OnceResolver::default())
+}
+
+/// Resolves the one host a channel talks to once per agent, and an IP address not at all.
+///
+/// ureq resolves the host before every request, even one sent on a kept-alive connection, and
+/// with a timeout it does so on a new thread each time: that thread was most of the cost of a
+/// request on loopback (see docs/performance.md).
+#[derive(Debug, Default)]
+struct OnceResolver {
+    resolved: std::sync::Mutex<Option<(String, ResolvedSocketAddrs)>>,
+}
+
+impl Resolver for OnceResolver {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let key = uri.authority().map(|a| a.as_str().to_string()).unwrap_or_default();
+        if let Ok(cached) = self.resolved.lock() {
+            if let Some((authority, addresses)) = cached.as_ref() {
+                if *authority == key {
+                    return Ok(addresses.clone());
+                }
+            }
+        }
+        let literal = uri.host().and_then(|h| h.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().ok());
+        let addresses = match (literal, uri.port_u16()) {
+            (Some(ip), Some(port)) => {
+                let mut addresses = self.empty();
+                addresses.push(SocketAddr::new(ip, port));
+                addresses
+            }
+            _ => DefaultResolver::default().resolve(uri, config, timeout)?,
+        };
+        if let Ok(mut cached) = self.resolved.lock() {
+            *cached = Some((key, addresses.clone()));
+        }
+        Ok(addresses)
+    }
 }
 
 fn io_error(error: ureq::Error, timeout: Duration) -> ChannelError {

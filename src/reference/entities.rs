@@ -25,7 +25,12 @@ pub fn decode(text: &str) -> Cow<'_, str> {
         if !current.contains('&') {
             break;
         }
-        let next = decode_once(current.as_ref()).into_owned();
+        let next = decode_once(current.as_ref());
+        if matches!(next, Cow::Borrowed(_)) {
+            // The decoder found nothing to decode.
+            break;
+        }
+        let next = next.into_owned();
         if next == current.as_ref() {
             break;
         }

@@ -12,7 +12,7 @@
 //!    depth, including strings that step 1 produced; never on keys.
 
 use super::entities;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// How many `$ref`s in a row are followed before giving up (only `$ref`s can make a cycle).
@@ -20,13 +20,14 @@ const MAX_REF_HOPS: usize = 32;
 
 /// The arguments that reach the tool.
 pub fn normalize(input_schema: &Value, arguments: &Value) -> Value {
-    let decoded = match arguments {
+    let mut normalized = match arguments {
         Value::Object(map) => Value::Object(
             map.iter().map(|(name, value)| (name.clone(), decode_json_argument(input_schema, name, value))).collect(),
         ),
         other => other.clone(),
     };
-    decode_string_leaves(decoded)
+    decode_string_leaves(&mut normalized);
+    normalized
 }
 
 /// Step 1 for one root argument.
@@ -37,6 +38,10 @@ fn decode_json_argument(root: &Value, name: &str, value: &Value) -> Value {
     let Some(parameter) = root.get("properties").and_then(|p| p.get(name)) else {
         return value.clone();
     };
+    // Only text that could be an array or an object is worth the schema walk and the parse.
+    if !matches!(text.trim_start_matches([' ', '\t', '\n', '\r']).as_bytes().first(), Some(b'[' | b'{')) {
+        return value.clone();
+    }
     let declared = declared_types(root, parameter);
     if declared.contains("string") {
         return value.clone();
@@ -84,22 +89,17 @@ fn local_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     root.pointer(reference.strip_prefix('#')?)
 }
 
-/// Step 2: every string leaf decoded, keys as they are.
-fn decode_string_leaves(value: Value) -> Value {
+/// Step 2: every string leaf decoded in place, keys as they are.
+fn decode_string_leaves(value: &mut Value) {
     match value {
-        Value::String(text) => match entities::decode(&text) {
-            std::borrow::Cow::Borrowed(_) => Value::String(text),
-            std::borrow::Cow::Owned(decoded) => Value::String(decoded),
-        },
-        Value::Array(items) => Value::Array(items.into_iter().map(decode_string_leaves).collect()),
-        Value::Object(map) => {
-            let mut out = Map::with_capacity(map.len());
-            for (key, item) in map {
-                out.insert(key, decode_string_leaves(item));
+        Value::String(text) => {
+            if let std::borrow::Cow::Owned(decoded) = entities::decode(text) {
+                *text = decoded;
             }
-            Value::Object(out)
         }
-        other => other,
+        Value::Array(items) => items.iter_mut().for_each(decode_string_leaves),
+        Value::Object(map) => map.values_mut().for_each(decode_string_leaves),
+        _ => {}
     }
 }
 

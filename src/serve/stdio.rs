@@ -21,6 +21,7 @@ pub fn serve<T: Target>(
     max_request: usize,
 ) -> std::io::Result<()> {
     let mut line = Vec::new();
+    let mut reply = Vec::new();
     loop {
         let response = match read_bounded_line(&mut input, max_request, &mut line, true)? {
             Bounded::End => return Ok(()),
@@ -29,19 +30,22 @@ pub fn serve<T: Target>(
             Bounded::Line => {
                 let handled = server.handle_bytes(&line);
                 if handled.stop {
-                    write_line(&mut output, &handled.response)?;
+                    write_line(&mut output, &handled.response, &mut reply)?;
                     return Ok(());
                 }
                 handled.response
             }
         };
-        write_line(&mut output, &response)?;
+        write_line(&mut output, &response, &mut reply)?;
     }
 }
 
-fn write_line(output: &mut impl Write, response: &serde_json::Value) -> std::io::Result<()> {
-    serde_json::to_writer(&mut *output, response)?;
-    output.write_all(b"\n")?;
+/// Writes one response line in one write, serialized into `buffer` (reused from line to line).
+fn write_line(output: &mut impl Write, response: &serde_json::Value, buffer: &mut Vec<u8>) -> std::io::Result<()> {
+    buffer.clear();
+    serde_json::to_writer(&mut *buffer, response)?;
+    buffer.push(b'\n');
+    output.write_all(buffer)?;
     output.flush()
 }
 
