@@ -73,6 +73,16 @@ enum Command {
     /// Measure the harness's overhead and the reference's cost, and print each ratio next to its
     /// goal (build with --release).
     Bench(BenchArgs),
+    /// Print, as Markdown, the side-by-side table of the standings published in DIR (every
+    /// DIR/<name>/standing.json); exit 1 when a failure has no expected-failures reason.
+    Table(TableArgs),
+}
+
+#[derive(Args)]
+struct TableArgs {
+    /// The folder of published standings, e.g. reports.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
 }
 
 #[derive(Args)]
@@ -174,6 +184,7 @@ pub fn main() -> ExitCode {
         Command::List(args) => args.config().and_then(|config| list(&config)),
         Command::Serve(args) => serve(args),
         Command::Compare(args) => compare(args),
+        Command::Table(args) => table(args),
         Command::Bench(args) => args.config().and_then(|config| bench(&config)),
     };
     match result {
@@ -258,6 +269,24 @@ fn compare(args: &CompareArgs) -> Result<u8> {
     let comparison = regression::compare(&old, &new);
     print_maybe_colored(|| regression::render(&comparison, false), || regression::render(&comparison, true));
     Ok(if comparison.has_regression() { exit::NONCONFORMING } else { exit::CONFORMS })
+}
+
+fn table(args: &TableArgs) -> Result<u8> {
+    let standings = tool_conformance::table::load_all(&args.dir)?;
+    outln!("{}", tool_conformance::table::render(&args.dir.to_string_lossy(), &standings).trim_end());
+    let unexplained: Vec<String> = standings
+        .iter()
+        .flat_map(|s| s.unexplained().into_iter().map(move |f| format!("{}: {}", s.folder, f.case)))
+        .collect();
+    if unexplained.is_empty() {
+        return Ok(exit::CONFORMS);
+    }
+    eprintln!(
+        "{} failing cases have no expected-failures reason (run with --expected-failures FILE):\n  {}",
+        unexplained.len(),
+        unexplained.join("\n  ")
+    );
+    Ok(exit::NONCONFORMING)
 }
 
 fn check(source: &CorpusSource) -> Result<u8> {

@@ -10,7 +10,7 @@
 //! - [`standing`] counts outcomes per rule and clause, and every [`report`] reads the same values
 //!   (terminal, Markdown, JSON, JUnit, HTML, badges), with the [`digest`] of the case files that
 //!   ran and, given an [`expectations`] file, the triage of known failures;
-//! - [`regression`] compares two standings;
+//! - [`regression`] compares two standings, and [`table`] sets published standings side by side;
 //! - [`mod@trials`] turns the corpus into `cargo test` trials for any target.
 //!
 //! An implementation in any language is reached through protocol v1 ([`protocol`]): a
@@ -42,6 +42,7 @@ pub mod runner;
 pub mod serve;
 pub mod standing;
 pub mod stdio;
+pub mod table;
 pub mod target;
 pub mod tool;
 pub mod transcript;

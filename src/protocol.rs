@@ -103,6 +103,9 @@ pub enum Answer {
     Started(Implementation),
     /// The answer to normalize: the arguments that reach the tool.
     Normalized(Value),
+    /// `{"seq", "rejected": error}`, to normalize only: the runtime refused the arguments before
+    /// any tool ran; `error` is the object it gave the caller.
+    Refused(Value),
     /// The answer to register (`"ok": true`).
     Registered,
     /// The answer to describe: the published input schema.
@@ -253,6 +256,9 @@ impl Answer {
             Answer::Normalized(arguments) => {
                 map.insert("arguments".into(), arguments.clone());
             }
+            Answer::Refused(error) => {
+                map.insert("rejected".into(), error.clone());
+            }
             Answer::Registered | Answer::Stopped => {
                 map.insert("ok".into(), Value::Bool(true));
             }
@@ -294,6 +300,13 @@ impl Answer {
         }
         Ok(match command {
             Command::Start => Answer::Started(fields.implementation()?),
+            Command::Normalize if object.contains_key("rejected") => {
+                let error = fields.value("rejected")?;
+                if !error.is_object() {
+                    return Err(fields.bad("rejected", "it is not an object".into()));
+                }
+                Answer::Refused(error.clone())
+            }
             Command::Normalize => Answer::Normalized(fields.value("arguments")?.clone()),
             Command::Register => {
                 fields.ok()?;
@@ -471,6 +484,7 @@ mod tests {
                 }),
             ),
             (Command::Normalize, Answer::Normalized(json!({"a": 1}))),
+            (Command::Normalize, Answer::Refused(json!({"message": "m", "detail": [1]}))),
             (Command::Register, Answer::Registered),
             (Command::Describe, Answer::Described(json!({"type": "object"}))),
             (Command::Invoke, Answer::Invoked(Invocation::Executed { handler_calls: 1, received: json!({}) })),
@@ -493,6 +507,11 @@ mod tests {
     fn bad_answers_name_the_field() {
         let error = Answer::from_json(Command::Normalize, &json!({"seq": 1})).unwrap_err();
         assert_eq!(error.to_string(), "the normalize response has no `arguments`");
+        let error = Answer::from_json(Command::Normalize, &json!({"seq": 1, "rejected": "no"})).unwrap_err();
+        assert!(error.to_string().contains("`rejected`"), "{error}");
+        // Only normalize may refuse: elsewhere `rejected` is no answer at all.
+        let error = Answer::from_json(Command::Describe, &json!({"seq": 1, "rejected": {"message": "m"}})).unwrap_err();
+        assert_eq!(error.to_string(), "the describe response has no `input_schema`");
         let error = Answer::from_json(Command::Invoke, &json!({"seq": 1, "outcome": "executed"})).unwrap_err();
         assert_eq!(error.to_string(), "the invoke response has no `handler_calls`");
         let error = Answer::from_json(

@@ -414,6 +414,7 @@ impl<C: Channel> Target for Remote<C> {
     fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
         match self.call(Request::Normalize { input_schema: input_schema.clone(), arguments: arguments.clone() })? {
             Answer::Normalized(arguments) => Ok(arguments),
+            Answer::Refused(error) => Err(TargetError::Refused(error)),
             other => Err(unexpected(Command::Normalize, other)),
         }
     }

@@ -121,11 +121,21 @@ impl<T: Target> Session<T> {
         result.unwrap_or_else(|error| match error {
             TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
             TargetError::Broken(why) => Status::Error { reason: why },
+            TargetError::Refused(error) => Status::Error {
+                reason: format!(
+                    "a command other than normalize refused its input, which only normalize may do: {error}"
+                ),
+            },
         })
     }
 
     fn normalize(&mut self, schema: &Value, arguments: &Value, expect: &Expect<Value>) -> Result<Status, TargetError> {
-        let actual = self.target.normalize(schema, arguments)?;
+        let actual = match self.target.normalize(schema, arguments) {
+            Ok(arguments) => arguments,
+            // Nothing reached the tool: a value like any other, compared with what should have.
+            Err(TargetError::Refused(error)) => json!({ "rejected": error }),
+            Err(other) => return Err(other),
+        };
         Ok(match expect {
             Expect::One(expected) if same(expected, &actual) => Status::Pass,
             Expect::One(expected) => {

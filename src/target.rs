@@ -100,6 +100,11 @@ pub enum TargetError {
     /// The implementation broke (crashed, hung, answered garbage); the case is an error.
     #[error("{0}")]
     Broken(String),
+    /// The implementation refused the arguments of a normalize before any tool could run, with
+    /// this error object (protocol: `{"rejected": …}`). Nothing reached the tool, so the case
+    /// fails: its actual value is `{"rejected": error}`. Only normalize may answer so.
+    #[error("refused the arguments before any tool ran: {0}")]
+    Refused(Value),
 }
 
 /// An implementation under test.
@@ -107,7 +112,8 @@ pub trait Target {
     /// Starts the implementation and returns its description and claims. Called once per run.
     fn start(&mut self) -> Result<Implementation, TargetError>;
 
-    /// RT-TOOL-8: the arguments that would reach a tool with this input schema.
+    /// RT-TOOL-8: the arguments that would reach a tool with this input schema, or
+    /// [`TargetError::Refused`] when the runtime refuses them before any tool could run.
     fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError>;
 
     /// Replaces the whole registry with these tools, each with a recording handler.

@@ -30,7 +30,9 @@ fn the_prose_documents_every_command_and_every_required_field() {
             if let Some(target) = def.get("$ref").and_then(Value::as_str) {
                 def = &defs[target.trim_start_matches("#/$defs/")];
             }
-            for field in def["required"].as_array().expect("required") {
+            let branches = def.get("oneOf").and_then(Value::as_array).into_iter().flatten();
+            let required = std::iter::once(def).chain(branches).filter_map(|d| d.get("required")?.as_array());
+            for field in required.flatten() {
                 let field = field.as_str().expect("a name");
                 assert!(docs.contains(&format!("\"{field}\"")), "docs/protocol.md never shows {name}'s {field:?}");
             }
@@ -106,7 +108,12 @@ fn broken_responses_are_refused_at_the_schema_path_to_look_at() {
             json!({"seq": 0, "protocol": 1, "implementation": {"name": "x", "version": "1"}, "rules": [], "transports": ["grpc"]}),
             "#/$defs/transport/enum",
         ),
-        (Command::Normalize, json!({"seq": 1}), "#/$defs/normalize_response/required"),
+        (Command::Normalize, json!({"seq": 1}), "#/$defs/normalize_response/oneOf"),
+        (
+            Command::Normalize,
+            json!({"seq": 1, "rejected": {}}),
+            "#/$defs/normalize_response/properties/rejected/required",
+        ),
         (Command::Register, json!({"seq": 1, "ok": false}), "#/$defs/ok_response/properties/ok/const"),
         (Command::Describe, json!({"seq": -1, "input_schema": {}}), "#/$defs/seq/minimum"),
         (
@@ -173,4 +180,69 @@ fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {
     assert!(markdown.contains("The exchange that led to it:\n\n```text\n> {\"cmd\":\"normalize\""), "{markdown}");
     let json = tool_conformance::report::json::render(&report);
     assert!(json.contains("\"exchange\": ["), "{json}");
+}
+
+/// The reference, but refusing every normalize before any tool runs, as a framework whose
+/// validation rejects arguments it was meant to repair.
+struct Refusing(Reference);
+
+impl tool_conformance::Target for Refusing {
+    fn start(&mut self) -> Result<tool_conformance::Implementation, tool_conformance::TargetError> {
+        self.0.start()
+    }
+    fn normalize(&mut self, _: &Value, _: &Value) -> Result<Value, tool_conformance::TargetError> {
+        Err(tool_conformance::TargetError::Refused(json!({"message": "1 validation error: ops must be array"})))
+    }
+    fn register(&mut self, tools: &[tool_conformance::Tool]) -> Result<(), tool_conformance::TargetError> {
+        self.0.register(tools)
+    }
+    fn describe(&mut self, tool: &str, view: tool_conformance::View) -> Result<Value, tool_conformance::TargetError> {
+        self.0.describe(tool, view)
+    }
+    fn invoke(
+        &mut self,
+        tool: &str,
+        transport: tool_conformance::Transport,
+        arguments: &Value,
+    ) -> Result<tool_conformance::Invocation, tool_conformance::TargetError> {
+        self.0.invoke(tool, transport, arguments)
+    }
+}
+
+#[test]
+fn a_normalize_answered_rejected_fails_its_case_with_the_refusal_as_the_actual_value() {
+    use tool_conformance::case::{Check, Expect};
+    use tool_conformance::jobs::{Instance, run_cases};
+    use tool_conformance::remote::Remote;
+    use tool_conformance::serve::Loopback;
+    use tool_conformance::transcript::WireLog;
+
+    let corpus = Corpus::embedded().expect("the corpus loads");
+    let cases: Vec<_> = corpus
+        .cases
+        .iter()
+        .filter(|c| matches!(&c.check, Check::Normalize { expect: Expect::One(_), .. }))
+        .take(5)
+        .collect();
+    assert_eq!(cases.len(), 5);
+    let schema = ProtocolSchema::load().expect("the schema compiles");
+    let log = WireLog::new();
+    let remote =
+        Remote::new(Loopback::new(|| Refusing(Reference::new())), Limits::default(), log.clone()).validating(schema);
+    let ran = run_cases(&cases, vec![Instance::new(Box::new(remote), Some(log))], false);
+    for outcome in &ran.run.outcomes {
+        let Status::Fail(failure) = &outcome.status else {
+            panic!("{}: a refused normalize is a failure, not {:?}", outcome.id, outcome.status);
+        };
+        assert_eq!(failure.actual, json!({"rejected": {"message": "1 validation error: ops must be array"}}));
+        assert!(failure.exchange.iter().any(|line| line.contains("\"rejected\":")), "{:?}", failure.exchange);
+    }
+    // In process, the same verdict and the same actual value.
+    let mut session = runner::Session::start(Refusing(Reference::new()));
+    for (case, over_the_wire) in cases.iter().zip(&ran.run.outcomes) {
+        let (Status::Fail(here), Status::Fail(there)) = (session.run_case(case).status, &over_the_wire.status) else {
+            panic!("{}: in process the case should fail too", case.id);
+        };
+        assert_eq!((&here.actual, &here.diff), (&there.actual, &there.diff));
+    }
 }

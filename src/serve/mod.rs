@@ -96,6 +96,7 @@ impl<T: Target> Server<T> {
             Ok(answer) => answer,
             Err(TargetError::Unsupported(why)) => Answer::Unsupported(why),
             Err(TargetError::Broken(why)) => Answer::Failed(why),
+            Err(TargetError::Refused(error)) => Answer::Refused(error),
         }
     }
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Installs each adapted implementation into its own local environment, runs the suite against it,
+# and publishes its standing in reports/<name>/, then regenerates the table in reports/README.md.
+#
+#   examples/adapters/run-frameworks.sh             # install, run, write reports/<name>/ and reports/README.md
+#   examples/adapters/run-frameworks.sh --check     # install, run into a scratch folder, and fail on any
+#                                                   # difference from what reports/<name>/ publishes
+#   examples/adapters/run-frameworks.sh mcp-python  # only the named adapters (any mode)
+#
+# The adapters: python (the example adapter, standard library only), mcp-python (PyPI `mcp`),
+# fastmcp (PyPI `fastmcp`) and mcp-typescript (npm `@modelcontextprotocol/server`). Each Python
+# adapter gets a venv in its folder (.venv/, from its requirements.txt) and the TypeScript one a
+# node_modules/ (npm ci, from its package-lock.json); an environment already installed from the
+# same pins is reused.
+#
+# Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
+# what lies behind a failure: a failure no entry covers, or an entry that no longer fails, makes
+# the run fail. An adapter whose install fails is reported as SKIPPED (with the install log's last
+# lines) and does not fail this script; a run that fails does. Exit 0 when every adapter that
+# installed ran as published, 1 otherwise.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+check=false
+names=()
+for arg in "$@"; do
+  case "$arg" in
+    --check) check=true ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
+    *) names+=("$arg") ;;
+  esac
+done
+all=(python mcp-python fastmcp mcp-typescript)
+[ ${#names[@]} -gt 0 ] || names=("${all[@]}")
+
+# The harness: $TOOL_CONFORMANCE if set, else this checkout's debug build (which `cargo test`
+# has already made).
+if [ -z "${TOOL_CONFORMANCE:-}" ]; then
+  cargo build --quiet || { echo "the harness does not build" >&2; exit 1; }
+  TOOL_CONFORMANCE="$PWD/target/debug/tool-conformance"
+fi
+
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+# install NAME LOG: makes the adapter's environment; non-zero when it could not.
+install() {
+  local dir="examples/adapters/$1" log="$2"
+  case "$1" in
+    python) python3 --version >"$log" 2>&1 ;;
+    mcp-python|fastmcp)
+      if [ -x "$dir/.venv/bin/python" ] && cmp -s "$dir/requirements.txt" "$dir/.venv/installed-requirements.txt"; then
+        return 0
+      fi
+      rm -rf "$dir/.venv"
+      python3 -m venv "$dir/.venv" >"$log" 2>&1 \
+        && "$dir/.venv/bin/pip" install --disable-pip-version-check --no-input -q -r "$dir/requirements.txt" >>"$log" 2>&1 \
+        && cp "$dir/requirements.txt" "$dir/.venv/installed-requirements.txt"
+      ;;
+    mcp-typescript)
+      if [ -d "$dir/node_modules" ] && cmp -s "$dir/package-lock.json" "$dir/node_modules/.installed-package-lock.json"; then
+        return 0
+      fi
+      (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1 \
+        && cp "$dir/package-lock.json" "$dir/node_modules/.installed-package-lock.json"
+      ;;
+    *) echo "no adapter named $1 (known: ${all[*]})" >"$log"; return 1 ;;
+  esac
+}
+
+# command NAME: the --stdio command line that starts the adapter.
+command_of() {
+  local dir="examples/adapters/$1"
+  case "$1" in
+    python) echo "python3 $dir/adapter.py" ;;
+    mcp-python|fastmcp) echo "$dir/.venv/bin/python $dir/adapter.py" ;;
+    mcp-typescript) echo "node $dir/adapter.mjs" ;;
+  esac
+}
+
+summary=()
+failed=false
+for name in "${names[@]}"; do
+  echo "== $name"
+  log="$scratch/$name-install.log"
+  if ! install "$name" "$log"; then
+    echo "SKIPPED $name: its install failed; last lines of the log:"
+    tail -n 15 "$log" | sed 's/^/  /'
+    summary+=("SKIPPED  $name (install failed; not green)")
+    continue
+  fi
+  published="reports/$name"
+  out="$published"
+  $check && out="$scratch/$name"
+  mkdir -p "$out"
+  args=(run --stdio "$(command_of "$name")" --start-timeout 60s --color never --report "$out")
+  [ -f "$published/expected-failures.yaml" ] && args+=(--expected-failures "$published/expected-failures.yaml")
+  "$TOOL_CONFORMANCE" "${args[@]}" >"$scratch/$name-run.txt" 2>&1
+  code=$?
+  # The standing tables and the closing lines: the whole output is in the report folder.
+  grep -E '^(RT-TOOL-8|PLAT-162):|^Expected failures|^  (STALE|NEW)|^[0-9]+ cases' "$scratch/$name-run.txt" | sed 's/^/  /'
+  verdict="as published"
+  if [ "$code" -ne 0 ]; then
+    verdict="FAILED (exit $code): a failure with no expected-failures entry, a stale entry, or a broken run"
+    tail -n 30 "$scratch/$name-run.txt" | sed 's/^/  /'
+    failed=true
+  elif $check && [ -f "$published/standing.json" ]; then
+    if ! "$TOOL_CONFORMANCE" compare --color never "$published/standing.json" "$out/standing.json" >"$scratch/$name-compare.txt" 2>&1; then
+      verdict="FAILED: regressed against $published/standing.json"
+      sed 's/^/  /' "$scratch/$name-compare.txt"
+      failed=true
+    elif ! cmp -s "$published/standing.json" "$out/standing.json"; then
+      verdict="as published, but standing.json differs in detail: regenerate with $0 $name"
+      sed 's/^/  /' "$scratch/$name-compare.txt"
+    fi
+  elif $check; then
+    verdict="FAILED: nothing is published in $published/ (run $0 $name)"
+    failed=true
+  fi
+  summary+=("$(printf '%-8s %s: %s' "$([ "$verdict" = "as published" ] && echo ok || echo '--')" "$name" "$verdict")")
+done
+
+if ! $check; then
+  "$TOOL_CONFORMANCE" table reports >"$scratch/README.md" || failed=true
+  mv "$scratch/README.md" reports/README.md
+  echo "== reports/README.md regenerated"
+fi
+echo
+echo "Summary:"
+printf '  %s\n' "${summary[@]}"
+$failed && exit 1
+exit 0
