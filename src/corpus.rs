@@ -415,6 +415,23 @@ fn lint_received(check: &Check) -> Result<(), String> {
     let Some(schema) = tools.iter().find(|t| &t.name == tool).map(|t| &t.input_schema) else {
         return Ok(());
     };
+    match validation_error(schema, received)? {
+        None => Ok(()),
+        Some(error) => Err(format!(
+            "the expected received arguments break the tool's own schema ({error}), so a conforming implementation would reject them"
+        )),
+    }
+}
+
+/// Whether `arguments` pass PLAT-162's validation against `schema`: valid with the root closed
+/// (to the expected fields) unless the schema declares additionalProperties. A schema that does
+/// not compile lets nothing pass.
+pub fn passes_validation(schema: &Value, arguments: &Value) -> bool {
+    matches!(validation_error(schema, arguments), Ok(None))
+}
+
+/// The first error of `arguments` against `schema` with its root closed, as `what at /pointer`.
+fn validation_error(schema: &Value, arguments: &Value) -> Result<Option<String>, String> {
     let mut closed = schema.clone();
     if let Value::Object(map) = &mut closed {
         if !map.contains_key("additionalProperties") {
@@ -433,13 +450,10 @@ fn lint_received(check: &Check) -> Result<(), String> {
         .with_draft(jsonschema::Draft::Draft202012)
         .build(&closed)
         .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
-    match validator.iter_errors(received).next() {
-        None => Ok(()),
-        Some(error) => Err(format!(
-            "the expected received arguments break the tool's own schema ({error} at {}), so a conforming implementation would reject them",
-            if error.instance_path().as_str().is_empty() { "/" } else { error.instance_path().as_str() }
-        )),
-    }
+    Ok(validator.iter_errors(arguments).next().map(|error| {
+        let at = error.instance_path().as_str();
+        format!("{error} at {}", if at.is_empty() { "/" } else { at })
+    }))
 }
 
 fn expectation<T>(expected: Option<T>, behaviours: Option<Vec<Behaviour<T>>>) -> Expect<T> {

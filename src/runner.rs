@@ -114,7 +114,9 @@ impl<T: Target> Session<T> {
         let result = match &case.check {
             Check::Normalize { input_schema, arguments, expect } => self.normalize(input_schema, arguments, expect),
             Check::Invoke { tools, tool, arguments, transports, expect } => {
-                self.invoke(tools, tool, arguments, transports, expect)
+                let contract =
+                    if case.rule == ONE_ERROR_RULE { ErrorContract::OneError } else { ErrorContract::Problems };
+                self.invoke(tools, tool, arguments, transports, expect, contract)
             }
             Check::Describe { tools, tool, views } => self.describe(tools, tool, views),
         };
@@ -132,8 +134,7 @@ impl<T: Target> Session<T> {
     fn normalize(&mut self, schema: &Value, arguments: &Value, expect: &Expect<Value>) -> Result<Status, TargetError> {
         let actual = match self.target.normalize(schema, arguments) {
             Ok(arguments) => arguments,
-            // Nothing reached the tool: a value like any other, compared with what should have.
-            Err(TargetError::Refused(error)) => json!({ "rejected": error }),
+            Err(TargetError::Refused(error)) => return Ok(refused(schema, expect, error)),
             Err(other) => return Err(other),
         };
         Ok(match expect {
@@ -179,6 +180,7 @@ impl<T: Target> Session<T> {
         arguments: &Value,
         transports: &[Transport],
         expect: &Expect<InvokeExpectation>,
+        contract: ErrorContract,
     ) -> Result<Status, TargetError> {
         let claimed: Vec<Transport> =
             transports.iter().copied().filter(|t| self.implementation.transports.contains(t)).collect();
@@ -190,7 +192,8 @@ impl<T: Target> Session<T> {
         for transport in &claimed {
             calls.push((*transport, self.target.invoke(tool, *transport, arguments)?));
         }
-        let rechecks = if calls.iter().any(|(_, i)| matches!(i, Invocation::Rejected { .. })) {
+        let rejected = calls.iter().any(|(_, i)| matches!(i, Invocation::Rejected { .. }));
+        let rechecks = if rejected && contract == ErrorContract::OneError {
             let repeated = self.target.invoke(tool, first, arguments)?;
             let permuted = self.target.invoke(tool, first, &reversed(arguments))?;
             Some((repeated, permuted))
@@ -198,7 +201,7 @@ impl<T: Target> Session<T> {
             None
         };
         let schema = tools.iter().find(|t| t.name == tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);
-        let calls = Calls { calls, rechecks, schema };
+        let calls = Calls { calls, rechecks, schema, contract };
         Ok(match expect {
             Expect::One(expected) => match calls.judge(expected) {
                 Ok(()) => Status::Pass,
@@ -220,6 +223,44 @@ struct Calls<'a> {
     rechecks: Option<(Invocation, Invocation)>,
     /// The tool's registered schema.
     schema: &'a Value,
+    /// What a rejection is held to.
+    contract: ErrorContract,
+}
+
+/// The rule whose cases hold every rejection to its one-error contract (PLAT-162.one-error).
+pub const ONE_ERROR_RULE: &str = "PLAT-162";
+
+/// What the runner checks of a rejection beyond what the case names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ErrorContract {
+    /// A case of PLAT-162: the error is the one error its one-error clause asks for. It has a
+    /// message, problems and expected fields; the message mentions get_api_spec, every problem's
+    /// field and every expected field; the same call repeated, with its keys reversed, and on
+    /// every transport gives the identical error.
+    OneError,
+    /// A case of another rule (RT-TOOL-8 says nothing of errors): the call is rejected before the
+    /// handler with exactly the problems the case names, which show what validation saw.
+    Problems,
+}
+
+/// A normalize the target refused before any tool ran. Nothing reached the tool, so the case
+/// fails when a conforming runtime would have let the arguments, normalized as expected, through.
+/// When they break the tool's schema, a conforming runtime that also validates (PLAT-162) refuses
+/// them too, and what normalization made of them cannot be seen: the case is skipped, saying so.
+fn refused(schema: &Value, expect: &Expect<Value>, error: Value) -> Status {
+    let actual = json!({ "rejected": error });
+    match expect {
+        Expect::One(expected) if crate::corpus::passes_validation(schema, expected) => {
+            Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual))
+        }
+        Expect::One(_) => Status::Skip {
+            reason: "not observable: the runtime refused the arguments before any tool ran, as a runtime that \
+                     validates must, since normalized as expected they break the tool's schema; answer normalize \
+                     with what normalization alone makes of them to be judged"
+                .into(),
+        },
+        Expect::Behaviours(_) => Status::Observed(Observation { behaviour: None, actual }),
+    }
 }
 
 impl Calls<'_> {
@@ -238,7 +279,10 @@ impl Calls<'_> {
             InvokeExpectation::Rejected { problems, expected_fields } => {
                 let fields = expected_fields.clone().unwrap_or_else(|| derived_expected_fields(self.schema));
                 for (transport, invocation) in &self.calls {
-                    check_rejection(*transport, invocation, problems, &fields)?;
+                    check_rejection(*transport, invocation, problems, &fields, self.contract)?;
+                }
+                if self.contract == ErrorContract::Problems {
+                    return Ok(());
                 }
                 let (first_transport, first) = &self.calls[0];
                 let first_error = view(first);
@@ -269,6 +313,7 @@ fn check_rejection(
     invocation: &Invocation,
     problems: &[Problem],
     fields: &[String],
+    contract: ErrorContract,
 ) -> Result<(), Box<Failure>> {
     let Invocation::Rejected { handler_calls: 0, error } = invocation else {
         let got = view(invocation);
@@ -276,27 +321,36 @@ fn check_rejection(
         let got = json!({ "outcome": got["outcome"], "handler_calls": got["handler_calls"], "received": got.get("received") });
         return fail(format!("invoke on {transport}"), want, strip_nulls(got));
     };
-    let shape = || {
-        json!({
-            "message": "a string",
-            "problems": "an array of {kind, field?}",
-            "expected_fields": "an array of strings"
-        })
+    // Under the one-error contract the error has all three parts; otherwise only its problems
+    // are read.
+    let message = error.get("message").and_then(Value::as_str);
+    let actual_problems = error.get("problems").and_then(Value::as_array);
+    let actual_fields =
+        error.get("expected_fields").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string));
+    let shape = match contract {
+        ErrorContract::OneError if message.is_none() || actual_problems.is_none() || actual_fields.is_none() => {
+            Some(json!({
+                "message": "a string",
+                "problems": "an array of {kind, field?}",
+                "expected_fields": "an array of strings"
+            }))
+        }
+        ErrorContract::Problems if actual_problems.is_none() => Some(json!({"problems": "an array of {kind, field?}"})),
+        _ => None,
     };
-    let (Some(message), Some(actual_problems), Some(actual_fields)) = (
-        error.get("message").and_then(Value::as_str),
-        error.get("problems").and_then(Value::as_array),
-        error.get("expected_fields").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string)),
-    ) else {
-        return fail(format!("shape of the error on {transport}"), shape(), error.clone());
-    };
+    if let Some(shape) = shape {
+        return fail(format!("shape of the error on {transport}"), shape, error.clone());
+    }
     let with_alternatives = problems.iter().any(|p| p.alternatives.is_some());
     let want =
         canonical_problems(problems.iter().map(|p| serde_json::to_value(p).unwrap_or(Value::Null)), with_alternatives);
-    let got = canonical_problems(actual_problems.iter().cloned(), with_alternatives);
+    let got = canonical_problems(actual_problems.into_iter().flatten().cloned(), with_alternatives);
     if !same(&want, &got) {
         return fail(format!("problems named on {transport}"), want, got);
     }
+    let (ErrorContract::OneError, Some(message), Some(actual_fields)) = (contract, message, actual_fields) else {
+        return Ok(());
+    };
     let want_fields = sorted_strings(fields.iter().map(String::as_str));
     let got_fields = sorted_strings(actual_fields.iter().filter_map(Value::as_str));
     if !same(&want_fields, &got_fields) {

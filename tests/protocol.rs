@@ -210,39 +210,43 @@ impl tool_conformance::Target for Refusing {
 }
 
 #[test]
-fn a_normalize_answered_rejected_fails_its_case_with_the_refusal_as_the_actual_value() {
+fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must_refuse_too() {
     use tool_conformance::case::{Check, Expect};
+    use tool_conformance::corpus::passes_validation;
     use tool_conformance::jobs::{Instance, run_cases};
     use tool_conformance::remote::Remote;
     use tool_conformance::serve::Loopback;
     use tool_conformance::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
-    let cases: Vec<_> = corpus
-        .cases
-        .iter()
-        .filter(|c| matches!(&c.check, Check::Normalize { expect: Expect::One(_), .. }))
-        .take(5)
-        .collect();
-    assert_eq!(cases.len(), 5);
+    let cases: Vec<_> =
+        corpus.cases.iter().filter(|c| matches!(&c.check, Check::Normalize { expect: Expect::One(_), .. })).collect();
     let schema = ProtocolSchema::load().expect("the schema compiles");
     let log = WireLog::new();
     let remote =
         Remote::new(Loopback::new(|| Refusing(Reference::new())), Limits::default(), log.clone()).validating(schema);
     let ran = run_cases(&cases, vec![Instance::new(Box::new(remote), Some(log))], false);
-    for outcome in &ran.run.outcomes {
-        let Status::Fail(failure) = &outcome.status else {
-            panic!("{}: a refused normalize is a failure, not {:?}", outcome.id, outcome.status);
-        };
-        assert_eq!(failure.actual, json!({"rejected": {"message": "1 validation error: ops must be array"}}));
-        assert!(failure.exchange.iter().any(|line| line.contains("\"rejected\":")), "{:?}", failure.exchange);
-    }
-    // In process, the same verdict and the same actual value.
     let mut session = runner::Session::start(Refusing(Reference::new()));
-    for (case, over_the_wire) in cases.iter().zip(&ran.run.outcomes) {
-        let (Status::Fail(here), Status::Fail(there)) = (session.run_case(case).status, &over_the_wire.status) else {
-            panic!("{}: in process the case should fail too", case.id);
-        };
-        assert_eq!((&here.actual, &here.diff), (&there.actual, &there.diff));
+    let (mut failed, mut skipped) = (0, 0);
+    for (case, outcome) in cases.iter().zip(&ran.run.outcomes) {
+        let Check::Normalize { input_schema, expect: Expect::One(expected), .. } = &case.check else { unreachable!() };
+        match &outcome.status {
+            // Arguments that, normalized as expected, pass validation should have reached the tool.
+            Status::Fail(failure) if passes_validation(input_schema, expected) => {
+                assert_eq!(failure.actual, json!({"rejected": {"message": "1 validation error: ops must be array"}}));
+                assert!(failure.exchange.iter().any(|line| line.contains("\"rejected\":")), "{:?}", failure.exchange);
+                failed += 1;
+            }
+            // Arguments that break the schema once normalized are refused by a validating runtime
+            // too: what normalization made of them cannot be seen.
+            Status::Skip { reason } if !passes_validation(input_schema, expected) => {
+                assert!(reason.starts_with("not observable"), "{reason}");
+                skipped += 1;
+            }
+            other => panic!("{}: {other:?}", case.id),
+        }
+        // In process, the same verdict.
+        assert_eq!(session.run_case(case).status.kind(), outcome.status.kind(), "{}", case.id);
     }
+    assert!(failed > 100 && skipped > 10, "{failed} failed, {skipped} skipped");
 }

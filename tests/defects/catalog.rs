@@ -246,6 +246,13 @@ pub fn all() -> Vec<Entry> {
             Box::new(BoolIsInteger),
         ),
         entry(
+            "inherited-members-present",
+            "PLAT-162.problem-classes",
+            Required,
+            "Ajv on a plain JavaScript object: a declared constructor, toString or valueOf that the call leaves out is read from the prototype, a function, so it counts as present and of the wrong type",
+            Box::new(InheritedMembersPresent),
+        ),
+        entry(
             "ignores-min-length",
             "PLAT-162.problem-classes",
             Required,
@@ -811,6 +818,24 @@ impl Defect for LaxCoercion {
             }
         };
         Value::Object(map.into_iter().map(|(name, value)| (name.clone(), coerce(&name, value))).collect())
+    }
+}
+
+struct InheritedMembersPresent;
+impl Defect for InheritedMembersPresent {
+    fn validation_view(&self, schema: &Value, _raw: &Value, prepared: &Value) -> Value {
+        let Value::Object(map) = prepared else {
+            return prepared.clone();
+        };
+        let mut seen = map.clone();
+        for name in ["constructor", "toString", "valueOf", "hasOwnProperty"] {
+            if schema.pointer(&format!("/properties/{name}")).is_some() && !seen.contains_key(name) {
+                // A function is no JSON value; an empty object stands for it (neither string,
+                // number nor boolean).
+                seen.insert(name.into(), json!({}));
+            }
+        }
+        Value::Object(seen)
     }
 }
 

@@ -24,6 +24,7 @@ Any method raises `Unsupported(why)` for what the runtime does not have (the cas
 
 import argparse
 import http.server
+import os
 import socketserver
 import sys
 import threading
@@ -158,8 +159,14 @@ class Session:
 
 
 def serve_stdio(session):
-    """One JSON object per line on stdin; one per line back on stdout; until stop."""
-    out = sys.stdout.buffer
+    """One JSON object per line on stdin; one per line back on stdout; until stop.
+
+    stdout carries protocol lines only: responses go to a duplicate of the original stdout, while
+    file descriptor 1 and sys.stdout are pointed at stderr, so a print, banner or log line anywhere
+    in the runtime cannot corrupt the stream."""
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     for line in sys.stdin.buffer:
         if not line.strip():
             continue
