@@ -52,3 +52,24 @@ fn reports_reference_is_current() {
         stale.join("\n")
     );
 }
+
+/// reports/README.md is the table `tool-conformance table reports` makes of the standings
+/// published in reports/, and every failure in them has an expected-failures reason.
+#[test]
+fn reports_readme_is_the_table_of_the_published_standings() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let standings = tool_conformance::table::load_all(&dir).expect("the published standings load");
+    assert!(standings.iter().any(|s| s.folder == "reference"), "reports/reference/ is published");
+    let page = tool_conformance::table::render("reports", &standings);
+    let committed = std::fs::read_to_string(dir.join("README.md")).unwrap_or_default();
+    assert!(
+        committed.trim_end() == page.trim_end(),
+        "reports/README.md is stale; regenerate it with `cargo run -- table reports > reports/README.md` \
+         (examples/adapters/run-frameworks.sh does) and commit the result"
+    );
+    let unexplained: Vec<String> = standings
+        .iter()
+        .flat_map(|s| s.unexplained().into_iter().map(move |f| format!("{}: {}", s.folder, f.case)))
+        .collect();
+    assert!(unexplained.is_empty(), "failures without an expected-failures reason:\n{}", unexplained.join("\n"));
+}
