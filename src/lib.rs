@@ -23,6 +23,7 @@ pub mod bench;
 pub mod case;
 pub mod compare;
 pub mod config;
+pub mod contract;
 pub mod corpus;
 pub mod diff;
 pub mod digest;

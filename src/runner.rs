@@ -11,9 +11,10 @@
 //! and that it is identical when the call is repeated, when the keys arrive in reverse order, and
 //! on every claimed transport.
 
-use crate::case::{Case, Check, Expect, InvokeExpectation, Problem, derived_expected_fields};
+use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Problem, derived_expected_fields};
 use crate::compare::{order, same};
 use crate::config::Selection;
+use crate::contract::contract;
 use crate::corpus::Corpus;
 use crate::outcome::{Failure, Observation, Outcome, Status};
 use crate::target::{Implementation, Invocation, Target, TargetError};
@@ -118,7 +119,7 @@ impl<T: Target> Session<T> {
                     if case.rule == ONE_ERROR_RULE { ErrorContract::OneError } else { ErrorContract::Problems };
                 self.invoke(tools, tool, arguments, transports, expect, contract)
             }
-            Check::Describe { tools, tool, views } => self.describe(tools, tool, views),
+            Check::Describe { tools, tool, views } => self.describe(tools, tool, views, case.level),
         };
         result.unwrap_or_else(|error| match error {
             TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
@@ -161,13 +162,29 @@ impl<T: Target> Session<T> {
         Ok(())
     }
 
-    fn describe(&mut self, tools: &[Tool], tool: &str, views: &[View]) -> Result<Status, TargetError> {
+    /// A required case holds each view to the contract of the registered schema; an
+    /// interpretation case, to the document as registered ([`crate::contract`]).
+    fn describe(&mut self, tools: &[Tool], tool: &str, views: &[View], level: Level) -> Result<Status, TargetError> {
         self.register(tools)?;
         let registered = tools.iter().find(|t| t.name == tool).map(|t| t.input_schema.clone()).unwrap_or(Value::Null);
         for view in views {
             let published = self.target.describe(tool, *view)?;
-            if !same(&registered, &published) {
-                return Ok(Status::Fail(Failure::new(format!("schema published by {view}"), registered, published)));
+            let failure = match level {
+                Level::Required => {
+                    let (want, got) = (contract(&registered), contract(&published));
+                    (!same(&want, &got)).then(|| {
+                        Failure::new(
+                            format!("contract of the schema published by {view} (annotations aside)"),
+                            want,
+                            got,
+                        )
+                    })
+                }
+                _ => (!same(&registered, &published))
+                    .then(|| Failure::new(format!("schema published by {view}"), registered.clone(), published)),
+            };
+            if let Some(failure) = failure {
+                return Ok(Status::Fail(failure));
             }
         }
         Ok(Status::Pass)

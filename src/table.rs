@@ -20,8 +20,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The folder name of the reference's standing, which stands in the first column.
-const FIRST: &str = "reference";
+/// The folders of the suite's own implementations, which stand in the first columns: the built-in
+/// reference, then the example adapter.
+const FIRST: [&str; 2] = ["reference", "python"];
 
 /// How many distinct skip reasons a section lists before it sums up the rest.
 const SKIP_REASONS_SHOWN: usize = 8;
@@ -183,7 +184,8 @@ fn counts(value: Option<&Value>) -> Result<Counts, String> {
     Ok(counts)
 }
 
-/// Reads every `DIR/*/standing.json`: the reference first, then the others by folder name.
+/// Reads every `DIR/*/standing.json`: the reference and the example adapter first, then the
+/// others by folder name.
 /// Folders without a standing.json are passed over.
 pub fn load_all(dir: &Path) -> Result<Vec<Published>, TableError> {
     let entries =
@@ -192,7 +194,7 @@ pub fn load_all(dir: &Path) -> Result<Vec<Published>, TableError> {
         entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("standing.json").is_file()).collect();
     folders.sort_by_key(|p| {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        (name != FIRST, name)
+        (FIRST.iter().position(|f| *f == name).unwrap_or(FIRST.len()), name)
     });
     folders.iter().map(|f| Published::load(f)).collect()
 }

@@ -90,6 +90,17 @@ for name in "${names[@]}"; do
     summary+=("SKIPPED  $name (install failed; not green)")
     continue
   fi
+  # An adapter's own tests (test_*.py beside it: what it claims of its framework) run first.
+  if compgen -G "examples/adapters/$name/test_*.py" >/dev/null && [ -x "examples/adapters/$name/.venv/bin/python" ]; then
+    if ! (cd "examples/adapters/$name" && .venv/bin/python -m unittest -q test_*.py) >"$scratch/$name-tests.txt" 2>&1; then
+      echo "FAILED $name: its own tests fail:"
+      tail -n 30 "$scratch/$name-tests.txt" | sed 's/^/  /'
+      summary+=("--       $name: FAILED: the adapter's own tests fail")
+      failed=true
+      continue
+    fi
+    echo "  its own tests: $(grep -E '^Ran ' "$scratch/$name-tests.txt")"
+  fi
   published="reports/$name"
   out="$published"
   $check && out="$scratch/$name"

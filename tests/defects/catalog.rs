@@ -161,9 +161,16 @@ pub fn all() -> Vec<Entry> {
         entry(
             "spec-publishes-closed-copy",
             "PLAT-162.one-schema",
-            Required,
+            Interpretation,
             "get_api_spec publishes the enforced copy, with additionalProperties: false added",
             Box::new(SpecPublishesClosedCopy),
+        ),
+        entry(
+            "spec-generated-from-signature",
+            "PLAT-162.one-schema",
+            Required,
+            "MCP Python SDK: get_api_spec publishes a schema generated from a function signature: titles added, keywords outside the problem classes (pattern, maximum, maxLength) dropped, optional fields made nullable",
+            Box::new(SpecGeneratedFromSignature),
         ),
         entry(
             "spec-drops-anyof",
@@ -679,6 +686,36 @@ impl Defect for SpecPublishesClosedCopy {
         }
         edited(published, |map| {
             map.entry("additionalProperties").or_insert(Value::Bool(false));
+        })
+    }
+}
+
+struct SpecGeneratedFromSignature;
+impl Defect for SpecGeneratedFromSignature {
+    fn describe(&self, view: View, published: Value) -> Value {
+        if view != View::GetApiSpec {
+            return published;
+        }
+        let required: BTreeSet<String> = published
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect())
+            .unwrap_or_default();
+        edited(published, |map| {
+            map.insert("title".into(), json!("toolArguments"));
+            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                for (name, schema) in properties.iter_mut() {
+                    let Value::Object(fields) = schema else { continue };
+                    for keyword in ["pattern", "maximum", "maxLength"] {
+                        fields.remove(keyword);
+                    }
+                    fields.insert("title".into(), json!(name));
+                    if !required.contains(name) {
+                        let typed = Value::Object(std::mem::take(fields));
+                        fields.insert("anyOf".into(), json!([typed, {"type": "null"}]));
+                    }
+                }
+            }
         })
     }
 }
