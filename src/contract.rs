@@ -10,6 +10,7 @@
 //!   `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`, and `x-` extensions): they
 //!   accept or refuse nothing;
 //! - the schema `true` is written `{}`;
+//! - a `type` beside an `enum` that every member already satisfies is dropped: the enum says it;
 //! - at the root, what PLAT-162 implies is made explicit: an object root (`type: object`), a
 //!   `properties` map that declares every expected field (a name only required is declared `{}`),
 //!   and a closed root (`additionalProperties: false`) unless the schema declares
@@ -88,7 +89,28 @@ fn subschema(schema: &Value) -> Value {
         };
         out.insert(key.clone(), value);
     }
+    if let (Some(Value::Array(members)), Some(declared)) = (out.get("enum"), out.get("type")) {
+        if members.iter().all(|member| admits(declared, member)) {
+            out.remove("type");
+        }
+    }
     Value::Object(out)
+}
+
+/// Whether a `type` keyword (a name or a list of names) admits a value.
+fn admits(declared: &Value, value: &Value) -> bool {
+    let names: Vec<&str> = match declared {
+        Value::String(name) => vec![name],
+        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
+        _ => return false,
+    };
+    let whole = |n: &serde_json::Number| n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0);
+    names.iter().any(|name| match (*name, value) {
+        ("null", Value::Null) | ("boolean", Value::Bool(_)) | ("string", Value::String(_)) => true,
+        ("number", Value::Number(_)) | ("array", Value::Array(_)) | ("object", Value::Object(_)) => true,
+        ("integer", Value::Number(n)) => whole(n),
+        _ => false,
+    })
 }
 
 #[cfg(test)]
@@ -124,6 +146,12 @@ mod tests {
         for published in [nullable, unconstrained, opened] {
             assert!(!same(&contract(&registered), &contract(&published)), "{published}");
         }
+        // A type the enum already implies says nothing more; one it does not is a difference.
+        let enumerated = json!({"properties": {"f": {"enum": ["pdf", "csv"]}, "n": {"enum": [1, 2.0]}}});
+        let typed = json!({"properties": {"f": {"enum": ["pdf", "csv"], "type": "string"}, "n": {"enum": [1, 2.0], "type": "integer"}}});
+        assert!(same(&contract(&enumerated), &contract(&typed)));
+        let narrowed = json!({"properties": {"n": {"enum": [1, "x"], "type": "integer"}}});
+        assert!(!same(&contract(&json!({"properties": {"n": {"enum": [1, "x"]}}})), &contract(&narrowed)));
         // Enum values and const are data, never schemas: an enum member named "title" stays.
         let enumerated = json!({"properties": {"k": {"enum": ["title", "x-y"]}}});
         assert_eq!(contract(&enumerated)["properties"]["k"]["enum"], json!(["title", "x-y"]));

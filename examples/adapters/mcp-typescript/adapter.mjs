@@ -1,0 +1,580 @@
+#!/usr/bin/env node
+// A tool-conformance adapter (protocol v1, stdio) for the MCP TypeScript server,
+// @modelcontextprotocol/server v2, used as it is: tools are registered with
+// McpServer.registerTool and a raw JSON Schema wrapped by the package's own fromJsonSchema
+// (Ajv underneath), and called with tools/call through the package's InMemoryTransport pair and
+// the matching @modelcontextprotocol/client Client. Nothing here validates, repairs or rewrites
+// arguments: what the handler receives, and the error text the caller gets, are the framework's.
+//
+//     node adapter.mjs        # protocol v1 on stdin and stdout; logs on stderr
+//
+// See README.md beside this file for the mapping and the findings.
+
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+import { McpServer, InMemoryTransport, fromJsonSchema, deserializeMessage } from '@modelcontextprotocol/server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+
+// stdout carries protocol lines only: anything the framework (or we) log goes to stderr.
+for (const level of ['log', 'info', 'debug', 'warn', 'trace']) console[level] = (...args) => console.error(...args);
+const log = (...args) => console.error('[mcp-typescript adapter]', ...args);
+
+const PACKAGE = '@modelcontextprotocol/server';
+// structured: tools/call through the in-memory client/server pair; http: tools/call through the
+// framework's Streamable HTTP transport on loopback. No direct: see README.md.
+const TRANSPORTS = ['structured', 'http'];
+
+/** The installed version of the server package, read from its package.json at run time. */
+function installedVersion() {
+    // The package's exports map does not expose ./package.json; walk up from its entry point.
+    let dir = dirname(fileURLToPath(import.meta.resolve(PACKAGE)));
+    for (let i = 0; i < 6; i++) {
+        try {
+            const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+            if (meta.name === PACKAGE) return meta.version;
+        } catch {
+            /* not here */
+        }
+        dir = dirname(dir);
+    }
+    return 'unknown';
+}
+
+class Unsupported extends Error {}
+class Failure extends Error {}
+
+/** A JSON value the response carries as exact text (the digits the framework produced). */
+class Raw {
+    constructor(text) {
+        this.text = text;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The framework: one McpServer + Client pair joined by InMemoryTransport.
+
+let pairCounter = 0;
+
+function newServer(id) {
+    return new McpServer({ name: `tool-conformance-${id}`, version: '1.0.0' }, { capabilities: { tools: {} } });
+}
+
+/**
+ * The loopback HTTP listener (node:http + the framework's own Node Streamable HTTP transport),
+ * started on the first http invoke of the process. Each registry's HTTP side has its own path.
+ */
+let httpListener = null;
+const httpRoutes = new Map(); // path -> NodeStreamableHTTPServerTransport
+
+async function loopback() {
+    if (!httpListener) {
+        const server = http.createServer((req, res) => {
+            const transport = httpRoutes.get(new URL(req.url, 'http://127.0.0.1').pathname);
+            if (!transport) {
+                res.writeHead(404, { 'content-type': 'text/plain' }).end('no MCP endpoint here');
+                return;
+            }
+            transport.handleRequest(req, res).catch((why) => {
+                log('the HTTP transport failed:', why?.stack ?? why);
+                if (!res.headersSent) res.writeHead(500);
+                res.end();
+            });
+        });
+        server.keepAliveTimeout = 60_000;
+        await new Promise((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(0, '127.0.0.1', resolve);
+        });
+        server.unref();
+        httpListener = server;
+        log(`MCP Streamable HTTP on http://127.0.0.1:${server.address().port}/`);
+    }
+    return `http://127.0.0.1:${httpListener.address().port}`;
+}
+
+/**
+ * One registry: the tools registered on an McpServer, reached by a Client through an
+ * InMemoryTransport pair (structured), and, once asked for, on a second McpServer with the same
+ * tools and the same recording handlers, reached by a Client over Streamable HTTP (http).
+ */
+class Pair {
+    constructor() {
+        this.id = ++pairCounter;
+        this.server = newServer(this.id);
+        this.client = new Client({ name: 'tool-conformance-harness', version: '1.0.0' });
+        this.tools = new Map(); // name -> { name, description, schema, registered, calls: [] }
+        this.http = null; // { server, client, path }
+    }
+
+    /** Registers one tool the way a server author would: registerTool + fromJsonSchema. */
+    addTool(name, description, inputSchema) {
+        const record = { name, description, schema: inputSchema, calls: [], registered: undefined };
+        record.registered = this.registerOn(this.server, record);
+        this.tools.set(name, record);
+        return record;
+    }
+
+    registerOn(server, record) {
+        let wrapped;
+        try {
+            wrapped = fromJsonSchema(record.schema);
+        } catch (why) {
+            throw new Unsupported(`fromJsonSchema refused the schema: ${why?.message ?? why}`);
+        }
+        const config = { inputSchema: wrapped };
+        if (record.description !== undefined) config.description = record.description;
+        try {
+            return server.registerTool(record.name, config, async (args) => {
+                // Record exactly what reached the handler, as JSON, at the moment it ran.
+                record.calls.push(snapshot(args));
+                return { content: [{ type: 'text', text: 'ok' }] };
+            });
+        } catch (why) {
+            throw new Unsupported(`registerTool refused ${record.name}: ${why?.message ?? why}`);
+        }
+    }
+
+    async connect() {
+        const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+        await this.server.connect(serverTransport);
+        await this.client.connect(clientTransport);
+    }
+
+    async httpClient() {
+        if (!this.http) {
+            const base = await loopback();
+            const server = newServer(this.id);
+            for (const record of this.tools.values()) this.registerOn(server, record);
+            const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+            await server.connect(transport);
+            const path = `/mcp/${this.id}`;
+            httpRoutes.set(path, transport);
+            const client = new Client({ name: 'tool-conformance-harness', version: '1.0.0' });
+            try {
+                await client.connect(new StreamableHTTPClientTransport(new URL(base + path)));
+            } catch (why) {
+                httpRoutes.delete(path);
+                await server.close().catch(() => {});
+                throw why;
+            }
+            this.http = { server, client, path };
+        }
+        return this.http.client;
+    }
+
+    async close() {
+        const parts = [this.client, this.server];
+        if (this.http) parts.unshift(this.http.client, this.http.server);
+        for (const part of parts) {
+            try {
+                await part.close();
+            } catch (why) {
+                log('closing:', why?.message ?? why);
+            }
+        }
+        if (this.http) httpRoutes.delete(this.http.path);
+    }
+
+    record(name) {
+        const record = this.tools.get(name);
+        if (!record) throw new Failure(`no tool named ${JSON.stringify(name)} is registered`);
+        return record;
+    }
+
+    /**
+     * One tools/call request on a transport (structured: the in-memory pair; http: Streamable
+     * HTTP on loopback). `argumentsText` is the exact JSON text of the arguments; it goes through
+     * the framework's own wire decoder (deserializeMessage, what its stdio transport does to every
+     * line) inside a tools/call message, so any change to numbers is the framework's, not this
+     * adapter's. Returns {handlerCalls, received?, message?}.
+     */
+    async call(name, argumentsText, transport = 'structured') {
+        const record = this.record(name);
+        const client = transport === 'http' ? await this.httpClient() : this.client;
+        record.calls = [];
+        const wire = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}`;
+        let message;
+        try {
+            message = deserializeMessage(wire);
+        } catch (why) {
+            return { handlerCalls: 0, message: frameworkText(why) };
+        }
+        let result;
+        try {
+            result = await client.callTool({ name, arguments: message.params.arguments });
+        } catch (why) {
+            // A JSON-RPC error (or a client-side refusal) is the error the caller got.
+            const calls = record.calls.length;
+            return calls > 0 ? { handlerCalls: calls, received: record.calls.at(-1) } : { handlerCalls: 0, message: frameworkText(why) };
+        }
+        const calls = record.calls.length;
+        if (calls > 0) return { handlerCalls: calls, received: record.calls.at(-1) };
+        const texts = (result?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text);
+        return { handlerCalls: 0, message: texts.length ? texts.join('\n') : JSON.stringify(result) };
+    }
+
+    /** The inputSchema a client gets for a tool from tools/list. */
+    async listedSchema(name) {
+        this.record(name);
+        let cursor;
+        do {
+            let page;
+            try {
+                page = await this.client.listTools(cursor === undefined ? {} : { cursor });
+            } catch (why) {
+                throw new Failure(`the framework's tools/list failed: ${frameworkText(why)}`);
+            }
+            const tool = page.tools.find((t) => t.name === name);
+            if (tool) return tool.inputSchema;
+            cursor = page.nextCursor;
+        } while (cursor);
+        throw new Failure(`tools/list does not list ${JSON.stringify(name)}`);
+    }
+
+    /** The input schema the server holds for a tool: its registered Standard Schema's JSON form. */
+    heldSchema(name) {
+        const { registered } = this.record(name);
+        const std = registered?.inputSchema?.['~standard'];
+        if (!std?.jsonSchema?.input) throw new Unsupported('the registered tool holds no JSON Schema');
+        return std.jsonSchema.input({ target: 'draft-2020-12' });
+    }
+}
+
+/**
+ * The JSON text of a value the handler received, taken when it ran. Like JSON.stringify, except
+ * that -0 stays -0 (JSON.stringify would write 0: a change this adapter must not add).
+ */
+function snapshot(value) {
+    if (value === undefined) return 'null';
+    if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
+    if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === 'function' ? 'null' : snapshot(v))).join(',')}]`;
+    if (typeof value === 'object' && value !== null && typeof value.toJSON !== 'function') {
+        const parts = [];
+        for (const key of Object.keys(value)) {
+            const v = value[key];
+            if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+            parts.push(`${JSON.stringify(key)}:${snapshot(v)}`);
+        }
+        return `{${parts.join(',')}}`;
+    }
+    return JSON.stringify(value);
+}
+
+function frameworkText(why) {
+    return why instanceof Error ? why.message : String(why);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the framework's error text. Ajv's errorsText() joins one "data<path> <message>" per
+// error with ", "; the server prefixes it. Problems are read from that text only.
+
+const KINDS = [
+    [/^must have required property '(.*)'$/s, 'missing_required'],
+    [/^must NOT have additional properties$/, 'unknown_field'],
+    [/^must be (?:integer|number|string|boolean|object|array|null)(?:,(?:integer|number|string|boolean|object|array|null))*$/, 'wrong_type'],
+    [/^must be equal to one of the allowed values$/, 'not_in_enum'],
+    [/^must be equal to constant$/, 'not_in_enum'],
+    [/^must NOT have fewer than \d+ characters$/, 'too_short'],
+    [/^must match a schema in anyOf$/, 'anyOf'],
+    [/^must match exactly one schema in oneOf$/, 'oneOf'],
+    [/^must NOT have more than \d+ characters$/, 'maxLength'],
+    [/^must be >= /, 'minimum'],
+    [/^must be > /, 'exclusiveMinimum'],
+    [/^must be <= /, 'maximum'],
+    [/^must be < /, 'exclusiveMaximum'],
+    [/^must be multiple of /, 'multipleOf'],
+    [/^must match pattern /, 'pattern'],
+    [/^must match format /, 'format'],
+    [/^must NOT have fewer than \d+ items$/, 'minItems'],
+    [/^must NOT have more than \d+ items$/, 'maxItems'],
+    [/^must NOT have duplicate items/, 'uniqueItems'],
+    [/^must NOT have fewer than \d+ properties$/, 'minProperties'],
+    [/^must NOT have more than \d+ properties$/, 'maxProperties'],
+    [/^must NOT be valid$/, 'not'],
+    [/^must match "(?:then|else)" schema$/, 'if'],
+    [/^must have propert(?:y|ies) .* when property .* is present$/, 'dependencies'],
+    [/^must NOT have unevaluated properties$/, 'unevaluatedProperties'],
+    [/^must NOT have unevaluated items$/, 'unevaluatedItems'],
+    [/^must contain /, 'contains'],
+    [/^property name must be valid$/, 'propertyNames'],
+    [/^boolean schema is false$/, 'false_schema'],
+];
+
+function pointerSegments(path) {
+    if (!path) return [];
+    return path
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The problems the framework's message names, in the suite's kinds where one fits. */
+function problemsFrom(toolName, message) {
+    const wire = 'Invalid tools/call request: ';
+    if (message.includes(wire)) return wireProblems(message.slice(message.indexOf(wire) + wire.length));
+    const prefix = `Input validation error: Invalid arguments for tool ${toolName}: `;
+    if (!message.startsWith(prefix)) return [];
+    const body = message.slice(prefix.length);
+    const problems = [];
+    for (const item of body.split(/, (?=data[/ ])/)) {
+        const m = /^data((?:\/.*?)?) (must .*|property name must be valid|boolean schema is false)$/s.exec(item);
+        if (!m) {
+            problems.push({ kind: 'unrecognized', text: item });
+            continue;
+        }
+        const path = m[1];
+        const text = m[2];
+        const segments = pointerSegments(path);
+        let kind = 'unrecognized';
+        let match;
+        for (const [pattern, name] of KINDS) {
+            match = pattern.exec(text);
+            if (match) {
+                kind = name;
+                break;
+            }
+        }
+        const problem = { kind };
+        if (segments.length > 0) problem.field = segments[0];
+        else if (kind === 'missing_required') problem.field = match[1];
+        if (segments.length === 0 && (kind === 'anyOf' || kind === 'oneOf')) problem.kind = 'no_alternative';
+        problem.path = path || '';
+        problem.text = item;
+        problems.push(problem);
+    }
+    return problems;
+}
+
+/**
+ * The server's wire check of a tools/call request (before any tool is looked up) reports zod
+ * issues as JSON. An issue at params.arguments is about the arguments themselves: invalid_type
+ * there is the root's wrong type (no field); one below it names the root field it is under.
+ */
+function wireProblems(text) {
+    let issues;
+    try {
+        issues = JSON.parse(text);
+    } catch {
+        return [{ kind: 'unrecognized', text }];
+    }
+    if (!Array.isArray(issues)) return [{ kind: 'unrecognized', text }];
+    return issues.map((issue) => {
+        const path = Array.isArray(issue?.path) ? issue.path : [];
+        const underArguments = path[0] === 'params' && path[1] === 'arguments';
+        const rest = underArguments ? path.slice(2) : path;
+        const problem = { kind: underArguments && issue?.code === 'invalid_type' ? 'wrong_type' : String(issue?.code ?? 'unrecognized') };
+        if (underArguments && rest.length > 0) problem.field = String(rest[0]);
+        problem.path = path.map(String).join('.');
+        problem.text = String(issue?.message ?? '');
+        return problem;
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Protocol v1.
+
+function field(request, name, check) {
+    if (!(name in request)) throw new Failure(`the ${request.cmd} request has no ${JSON.stringify(name)}`);
+    const value = request[name];
+    if (check && !check(value)) throw new Failure(`the ${request.cmd} request has a bad ${JSON.stringify(name)}`);
+    return value;
+}
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+class Session {
+    constructor() {
+        this.registry = null; // Pair of the registered tool set
+        this.scratch = null; // Pair for normalize's scratch tools
+        this.scratchCounter = 0;
+    }
+
+    async reset() {
+        const pairs = [this.registry, this.scratch].filter(Boolean);
+        this.registry = null;
+        this.scratch = null;
+        for (const pair of pairs) await pair.close();
+    }
+
+    /** `plain` is the request from JSON.parse; `exact` the same from a lossless parse (or null). */
+    async answer(plain, exact) {
+        switch (plain.cmd) {
+            case 'start': {
+                if (field(plain, 'protocol') !== 1) throw new Failure('this adapter speaks protocol 1');
+                await this.reset();
+                return {
+                    protocol: 1,
+                    implementation: { name: PACKAGE, version: installedVersion(), language: 'typescript', homepage: 'https://github.com/modelcontextprotocol/typescript-sdk' },
+                    rules: ['RT-TOOL-8', 'PLAT-162'],
+                    transports: TRANSPORTS,
+                };
+            }
+            case 'register': {
+                const tools = field(plain, 'tools', Array.isArray);
+                const pair = new Pair();
+                try {
+                    for (const tool of tools) {
+                        if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
+                        if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
+                        if (pair.tools.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
+                        pair.addTool(tool.name, tool.description, tool.input_schema);
+                    }
+                    await pair.connect();
+                } catch (why) {
+                    await pair.close();
+                    throw why;
+                }
+                const old = this.registry;
+                this.registry = pair;
+                if (old) await old.close();
+                return { ok: true };
+            }
+            case 'describe': {
+                const tool = field(plain, 'tool', (v) => typeof v === 'string');
+                const view = field(plain, 'view');
+                const pair = this.requireRegistry();
+                if (view === 'get_api_spec') return { input_schema: new Raw(snapshot(await pair.listedSchema(tool))) };
+                if (view === 'direct') return { input_schema: new Raw(snapshot(pair.heldSchema(tool))) };
+                throw new Unsupported(`no view ${JSON.stringify(view)}`);
+            }
+            case 'invoke': {
+                const tool = field(plain, 'tool', (v) => typeof v === 'string');
+                const transport = field(plain, 'transport');
+                field(plain, 'arguments');
+                if (!TRANSPORTS.includes(transport)) {
+                    throw new Unsupported(`the MCP TypeScript server has no ${JSON.stringify(transport)} transport here: no public path runs a registered tool outside tools/call`);
+                }
+                const pair = this.requireRegistry();
+                const outcome = await pair.call(tool, argumentsText(plain, exact), transport);
+                if (outcome.handlerCalls > 0) {
+                    return { outcome: 'executed', handler_calls: outcome.handlerCalls, received: new Raw(outcome.received) };
+                }
+                return {
+                    outcome: 'rejected',
+                    handler_calls: 0,
+                    error: { message: outcome.message, problems: problemsFrom(tool, outcome.message), expected_fields: [] },
+                };
+            }
+            case 'normalize': {
+                const schema = field(plain, 'input_schema');
+                field(plain, 'arguments');
+                const pair = await this.scratchPair();
+                const name = `normalize_${++this.scratchCounter}`;
+                const record = pair.addTool(name, undefined, schema);
+                try {
+                    const outcome = await pair.call(name, argumentsText(plain, exact));
+                    if (outcome.handlerCalls > 0) return { arguments: new Raw(outcome.received) };
+                    return { rejected: { message: outcome.message } };
+                } finally {
+                    try {
+                        record.registered.remove();
+                    } catch (why) {
+                        log('removing a scratch tool:', why?.message ?? why);
+                    }
+                    pair.tools.delete(name);
+                }
+            }
+            case 'stop': {
+                await this.reset();
+                return { ok: true };
+            }
+            default:
+                throw new Unsupported(`no command ${JSON.stringify(plain.cmd)}`);
+        }
+    }
+
+    requireRegistry() {
+        if (!this.registry) throw new Failure('no tools are registered');
+        return this.registry;
+    }
+
+    async scratchPair() {
+        if (!this.scratch) {
+            const pair = new Pair();
+            await pair.connect();
+            this.scratch = pair;
+        }
+        return this.scratch;
+    }
+}
+
+/** The exact JSON text of the request's arguments (digits and key order as sent). */
+function argumentsText(plain, exact) {
+    if (exact && 'arguments' in exact) return losslessStringify(exact.arguments);
+    log('no lossless parse of this request; numbers in its arguments may have lost digits here');
+    return JSON.stringify(plain.arguments);
+}
+
+/** Serializes a response, splicing Raw values in as exact JSON text. */
+function serialize(value) {
+    return losslessStringify(value, (key, v) => (v instanceof Raw ? losslessParse(v.text) : v));
+}
+
+// ---------------------------------------------------------------------------------------------
+// stdio: one request per line in, one response per line out, in order.
+
+const session = new Session();
+
+async function handleLine(line) {
+    let plain;
+    try {
+        plain = JSON.parse(line);
+    } catch (why) {
+        return [{ seq: null, error: `the request is not JSON: ${why.message}` }, false];
+    }
+    if (!isObject(plain)) return [{ seq: null, error: 'the request is not a JSON object' }, false];
+    let exact = null;
+    try {
+        exact = losslessParse(line);
+    } catch (why) {
+        log('lossless parse failed:', why.message);
+    }
+    const seq = exact && 'seq' in exact ? exact.seq : plain.seq ?? null;
+    let answer;
+    try {
+        answer = await session.answer(plain, exact);
+    } catch (why) {
+        if (why instanceof Unsupported) answer = { unsupported: why.message };
+        else if (why instanceof Failure) answer = { error: why.message };
+        else {
+            log('adapter failure:', why?.stack ?? why);
+            answer = { error: `the adapter failed: ${why?.name ?? 'Error'}: ${why?.message ?? why}` };
+        }
+    }
+    return [{ seq, ...answer }, plain.cmd === 'stop'];
+}
+
+function write(response) {
+    let text;
+    try {
+        text = serialize(response);
+    } catch (why) {
+        log('could not serialize a response:', why?.stack ?? why);
+        text = JSON.stringify({ seq: typeof response.seq === 'number' ? response.seq : null, error: `the adapter could not serialize its response: ${why?.message ?? why}` });
+    }
+    return new Promise((resolve) => process.stdout.write(text + '\n', resolve));
+}
+
+process.on('unhandledRejection', (why) => log('unhandled rejection:', why?.stack ?? why));
+process.on('uncaughtException', (why) => log('uncaught exception:', why?.stack ?? why));
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+let queue = Promise.resolve();
+lines.on('line', (line) => {
+    if (!line.trim()) return;
+    queue = queue.then(async () => {
+        const [response, stop] = await handleLine(line);
+        await write(response);
+        if (stop) process.exit(0);
+    });
+});
+lines.on('close', () => {
+    queue.then(() => process.exit(0));
+});
