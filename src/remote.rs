@@ -170,7 +170,8 @@ impl<C: Channel> Remote<C> {
         let seq = self.seq;
         self.seq += 1;
         let wire = request.to_json(seq);
-        let sent = wire.to_string();
+        // Into a byte buffer rather than through `Display`'s formatter: the same text, sooner.
+        let sent = serde_json::to_string(&wire).unwrap_or_else(|_| wire.to_string());
         self.last_sent.clone_from(&sent);
         let trouble = |what: String, received: Option<String>, restart: bool| Trouble {
             what,
