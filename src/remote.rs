@@ -169,9 +169,8 @@ impl<C: Channel> Remote<C> {
         let command = request.command();
         let seq = self.seq;
         self.seq += 1;
-        let wire = request.to_json(seq);
-        // Into a byte buffer rather than through `Display`'s formatter: the same text, sooner.
-        let sent = serde_json::to_string(&wire).unwrap_or_else(|_| wire.to_string());
+        // Written straight from the request (the text of its JSON value, without the value).
+        let sent = request.to_json_text(seq);
         self.last_sent.clone_from(&sent);
         let trouble = |what: String, received: Option<String>, restart: bool| Trouble {
             what,
@@ -180,7 +179,7 @@ impl<C: Channel> Remote<C> {
             restart,
         };
         if let Some(schema) = &self.schema {
-            if let Err(violation) = schema.check_request(command, &wire) {
+            if let Err(violation) = schema.check_request(command, &request.to_json(seq)) {
                 return Err(trouble(
                     format!("the harness built a bad request (a bug of the suite): {violation}"),
                     None,
