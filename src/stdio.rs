@@ -308,9 +308,20 @@ impl Channel for StdioChannel {
             process.write_some();
             process.stdin = None;
             let deadline = Instant::now() + grace;
+            // A process that exits closes its stdout: wait for that (whatever it still writes is
+            // dropped) rather than checking on the process every few milliseconds.
+            while process.stdout_end.is_none() && matches!(process.wait(deadline), Ok(true)) {
+                process.read_some();
+                process.pending.clear();
+                process.scanned = 0;
+            }
+            let mut pause = Duration::from_micros(100);
             while Instant::now() < deadline {
                 match process.child.try_wait() {
-                    Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                    Ok(None) => {
+                        std::thread::sleep(pause);
+                        pause = (pause * 2).min(Duration::from_millis(5));
+                    }
                     _ => break,
                 }
             }
