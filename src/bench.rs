@@ -1,7 +1,8 @@
 //! `tool-conformance bench`: the harness's overhead and the reference's cost, measured side by
 //! side in one run and printed as ratios next to their goals.
 //!
-//! Every figure is the median of [`BenchConfig::repetitions`] timed repetitions. The transports
+//! Every figure is the median of [`BenchConfig::repetitions`] timed repetitions; the two sides of
+//! a ratio are timed in turns, so that a change in the machine's load weighs on both. The transports
 //! are measured against the running executable itself (`serve --stdio`, `serve --http`), each
 //! against a bare client sending the very request lines the harness sent; the slow
 //! implementation of the `--jobs` measurement is `serve --stdio --delay-ms N`, which sleeps
@@ -170,6 +171,23 @@ fn median(repetitions: usize, mut f: impl FnMut()) -> Duration {
     times[times.len() / 2]
 }
 
+/// The medians of `repetitions` timings of `f` and of `g`, taken in turns (after one untimed
+/// warm-up of each), so that a change in the machine's load while measuring weighs on both alike.
+fn medians(repetitions: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (Duration, Duration) {
+    f();
+    g();
+    let time = |h: &mut dyn FnMut()| {
+        let start = Instant::now();
+        h();
+        start.elapsed()
+    };
+    let (mut first, mut second): (Vec<Duration>, Vec<Duration>) =
+        (0..repetitions.max(1)).map(|_| (time(&mut f), time(&mut g))).unzip();
+    first.sort();
+    second.sort();
+    (first[first.len() / 2], second[second.len() / 2])
+}
+
 fn row(name: &str, measured: Duration, baseline: Duration, goal: Goal, note: String) -> Row {
     let ratio = measured.as_secs_f64() / baseline.as_secs_f64().max(1e-12);
     Row { name: name.into(), measured, baseline, ratio, goal, note }
@@ -197,14 +215,17 @@ fn in_process(config: &BenchConfig) -> anyhow::Result<Row> {
     let corpus = load()?;
     let cases = corpus.cases.len();
     let run = run_config(TargetSpec::Reference, 1, Selection::all());
-    let whole = median(config.repetitions, || {
-        let corpus = load().expect("loaded once already");
-        let ran = crate::jobs::run(&corpus, &run).expect("the reference needs no schema");
-        std::hint::black_box(ran);
-    });
-    let loading = median(config.repetitions, || {
-        std::hint::black_box(load().expect("loaded once already"));
-    });
+    let (whole, loading) = medians(
+        config.repetitions,
+        || {
+            let corpus = load().expect("loaded once already");
+            let ran = crate::jobs::run(&corpus, &run).expect("the reference needs no schema");
+            std::hint::black_box(ran);
+        },
+        || {
+            std::hint::black_box(load().expect("loaded once already"));
+        },
+    );
     Ok(row("a. corpus in process / load only", whole, loading, Goal::AtMost(1.5), format!("{cases} cases")))
 }
 
@@ -232,10 +253,13 @@ fn stdio(config: &BenchConfig) -> anyhow::Result<Row> {
     let lines = request_lines()?;
     let command = serve_stdio(config, &[]);
     let run = run_config(TargetSpec::Stdio(command), 1, Selection::all());
-    let harness = median(config.repetitions, || {
-        std::hint::black_box(crate::jobs::run(&corpus, &run).expect("no schema"));
-    });
-    let bare = median(config.repetitions, || bare_stdio(config, &lines).expect("serve --stdio answers"));
+    let (harness, bare) = medians(
+        config.repetitions,
+        || {
+            std::hint::black_box(crate::jobs::run(&corpus, &run).expect("no schema"));
+        },
+        || bare_stdio(config, &lines).expect("serve --stdio answers"),
+    );
     let n = lines.len() as u32;
     Ok(row(
         "b. run --stdio / bare stdio loop",
@@ -300,10 +324,13 @@ fn http(config: &BenchConfig) -> anyhow::Result<Row> {
     let url = first.trim().rsplit(' ').next().unwrap_or_default().to_string();
     let address = url.trim_start_matches("http://").trim_end_matches('/').to_string();
     let run = run_config(TargetSpec::Http(vec![HttpUrl::parse(&url)?]), 1, Selection::all());
-    let harness = median(config.repetitions, || {
-        std::hint::black_box(crate::jobs::run(&corpus, &run).expect("no schema"));
-    });
-    let bare = median(config.repetitions, || bare_http(&address, &lines).expect("serve --http answers"));
+    let (harness, bare) = medians(
+        config.repetitions,
+        || {
+            std::hint::black_box(crate::jobs::run(&corpus, &run).expect("no schema"));
+        },
+        || bare_http(&address, &lines).expect("serve --http answers"),
+    );
     drop(child);
     let n = lines.len() as u32;
     Ok(row(
@@ -418,10 +445,13 @@ fn reference_cost(config: &BenchConfig) -> Vec<Row> {
         let registry = registry(schema);
         let arguments: Value = serde_json::from_slice(&text).expect("valid JSON");
         let repetitions = if bytes < 100_000 { config.repetitions * 20 } else { config.repetitions };
-        let reference = median(repetitions, || execute(&registry, &arguments));
-        let parse = median(repetitions, || {
-            std::hint::black_box(serde_json::from_slice::<Value>(&text).expect("valid JSON"));
-        });
+        let (reference, parse) = medians(
+            repetitions,
+            || execute(&registry, &arguments),
+            || {
+                std::hint::black_box(serde_json::from_slice::<Value>(&text).expect("valid JSON"));
+            },
+        );
         rows.push(row(
             &format!("e. normalize+validate / parse, {label}"),
             reference,
@@ -474,13 +504,13 @@ fn hostile(config: &BenchConfig) -> Vec<Row> {
     ];
     let mut rows = Vec::new();
     for (label, n, make) in inputs {
-        let time = |n: usize| {
-            let (schema, arguments) = make(n);
-            let registry = registry(schema);
-            median(config.repetitions, || execute(&registry, &arguments))
-        };
-        let small = time(n);
-        let large = time(4 * n);
+        let ((small_schema, small_arguments), (large_schema, large_arguments)) = (make(n), make(4 * n));
+        let (small_registry, large_registry) = (registry(small_schema), registry(large_schema));
+        let (small, large) = medians(
+            config.repetitions,
+            || execute(&small_registry, &small_arguments),
+            || execute(&large_registry, &large_arguments),
+        );
         let memory = peak_rss_mb().map(|mb| format!("; peak RSS so far {mb:.0} MB")).unwrap_or_default();
         rows.push(row(&format!("f. 4N / N: {label}"), large, small, Goal::Linear(4.0), format!("N and 4N{memory}")));
     }
