@@ -192,7 +192,11 @@ impl<C: Channel> Remote<C> {
         let elapsed = began.elapsed();
         let bytes = match result {
             Ok(bytes) => {
-                let text = String::from_utf8_lossy(&bytes);
+                // Valid UTF-8, the common case, is checked with the fast validator.
+                let text = match std::str::from_utf8(&bytes) {
+                    Ok(text) => std::borrow::Cow::Borrowed(text),
+                    Err(_) => String::from_utf8_lossy(&bytes),
+                };
                 self.log.record(Exchange {
                     sent: truncate(&sent, crate::transcript::TRANSCRIPT_MESSAGE_CHARS),
                     received: Received::Response(truncate(&text, crate::transcript::TRANSCRIPT_MESSAGE_CHARS)),
