@@ -494,6 +494,21 @@ fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// The minor page faults of this process so far (Linux only).
+fn minor_faults() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    fields.get(7)?.parse().ok()
+}
+
+/// The minor page faults one call of `f` causes.
+fn faults_of(f: impl FnOnce()) -> Option<u64> {
+    let before = minor_faults()?;
+    f();
+    Some(minor_faults()?.saturating_sub(before))
+}
+
 /// f. Hostile inputs at size N and 4N (less than 4 times the time is better than linear).
 fn hostile(config: &BenchConfig) -> Vec<Row> {
     let inputs: [(&str, usize, Hostile); 4] = [
@@ -511,7 +526,14 @@ fn hostile(config: &BenchConfig) -> Vec<Row> {
             || execute(&small_registry, &small_arguments),
             || execute(&large_registry, &large_arguments),
         );
-        let memory = peak_rss_mb().map(|mb| format!("; peak RSS so far {mb:.0} MB")).unwrap_or_default();
+        let mut memory = peak_rss_mb().map(|mb| format!("; peak RSS so far {mb:.0} MB")).unwrap_or_default();
+        let faults = (
+            faults_of(|| execute(&small_registry, &small_arguments)),
+            faults_of(|| execute(&large_registry, &large_arguments)),
+        );
+        if let (Some(small), Some(large)) = faults {
+            memory.push_str(&format!("; page faults per call {small} and {large}"));
+        }
         rows.push(row(&format!("f. 4N / N: {label}"), large, small, Goal::Linear(4.0), format!("N and 4N{memory}")));
     }
     rows
