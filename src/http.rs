@@ -136,14 +136,16 @@ impl HttpChannel {
 
     /// The request's head and body, in one buffer.
     fn build_request(&mut self, body: &[u8]) -> Result<(), ChannelError> {
-        let endpoint = self.endpoint()?;
-        let (path, authority) = (endpoint.path.clone(), endpoint.authority.clone());
+        self.endpoint()?;
+        let Some(endpoint) = self.endpoint.as_ref() else {
+            return Err(ChannelError::Unreachable("the URL does not parse".into()));
+        };
         let request = &mut self.request;
         request.clear();
         request.extend_from_slice(b"POST ");
-        request.extend_from_slice(path.as_bytes());
+        request.extend_from_slice(endpoint.path.as_bytes());
         request.extend_from_slice(b" HTTP/1.1\r\nHost: ");
-        request.extend_from_slice(authority.as_bytes());
+        request.extend_from_slice(endpoint.authority.as_bytes());
         request.extend_from_slice(
             concat!(
                 "\r\nUser-Agent: tool-conformance/",
@@ -232,6 +234,11 @@ impl Connection {
     /// Reads a response head (skipping any 1xx), leaving the body's first bytes in the buffer.
     fn read_head(&mut self, deadline: Instant, timeout: Duration) -> Result<Head, ChannelError> {
         loop {
+            if self.buffer.is_empty() && self.fill(deadline, timeout)? == 0 {
+                return Err(ChannelError::Io(
+                    "HTTP I/O failed: the server closed the connection without a response".into(),
+                ));
+            }
             let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
             let mut response = httparse::Response::new(&mut headers);
             match response.parse(&self.buffer) {
