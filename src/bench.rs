@@ -32,6 +32,14 @@ pub struct BenchConfig {
     pub delay: Duration,
     /// How many cases the `--jobs` measurement runs against the slow implementation.
     pub slow_cases: usize,
+    /// Only the measurements with these letters (`a` to `f`); all when empty.
+    pub only: Vec<char>,
+}
+
+impl BenchConfig {
+    fn measures(&self, letter: char) -> bool {
+        self.only.is_empty() || self.only.contains(&letter)
+    }
 }
 
 impl BenchConfig {
@@ -42,6 +50,7 @@ impl BenchConfig {
             repetitions: 5,
             delay: Duration::from_millis(2),
             slow_cases: 60,
+            only: Vec::new(),
         })
     }
 }
@@ -100,15 +109,27 @@ pub fn run(config: &BenchConfig, each: &mut dyn FnMut(&Row)) -> anyhow::Result<V
         each(&row);
         rows.push(row);
     };
-    push(in_process(config)?, &mut rows);
-    push(stdio(config)?, &mut rows);
-    push(http(config)?, &mut rows);
-    push(jobs(config)?, &mut rows);
-    for row in reference_cost(config) {
-        push(row, &mut rows);
+    if config.measures('a') {
+        push(in_process(config)?, &mut rows);
     }
-    for row in hostile(config) {
-        push(row, &mut rows);
+    if config.measures('b') {
+        push(stdio(config)?, &mut rows);
+    }
+    if config.measures('c') {
+        push(http(config)?, &mut rows);
+    }
+    if config.measures('d') {
+        push(jobs(config)?, &mut rows);
+    }
+    if config.measures('e') {
+        for row in reference_cost(config) {
+            push(row, &mut rows);
+        }
+    }
+    if config.measures('f') {
+        for row in hostile(config) {
+            push(row, &mut rows);
+        }
     }
     Ok(rows)
 }
