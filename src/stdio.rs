@@ -477,6 +477,38 @@ impl StderrRing {
 mod tests {
     use super::*;
 
+    fn channel(command: &str, max_line: usize) -> StdioChannel {
+        let mut channel = StdioChannel::new(CommandLine::parse(command).unwrap(), max_line, 10);
+        channel.open().unwrap();
+        channel
+    }
+
+    #[test]
+    fn a_request_longer_than_the_pipe_is_written_while_its_echo_is_read() {
+        // cat answers each line with itself, while the rest of the request is still being
+        // written: neither side may wait for the other.
+        let cap = 2 * 1024 * 1024;
+        let mut cat = channel("cat", cap);
+        let request = vec![b'x'; 1024 * 1024];
+        for _ in 0..2 {
+            assert_eq!(cat.exchange(&request, Duration::from_secs(10)).unwrap(), request);
+        }
+        // A line past the cap is reported as soon as the cap is passed.
+        let error = cat.exchange(&vec![b'y'; 3 * 1024 * 1024], Duration::from_secs(10)).unwrap_err();
+        assert_eq!(error, ChannelError::TooLarge(cap));
+    }
+
+    #[test]
+    fn an_answer_before_the_request_is_read_and_then_silence() {
+        let mut early = channel("sh -c 'echo \"{}\"; exec sleep 5'", 1024);
+        // The answer comes although the process never reads the request, which does not fit
+        // in the pipe; the rest stays queued, and the next request times out.
+        assert_eq!(early.exchange(&vec![b'x'; 1024 * 1024], Duration::from_secs(5)).unwrap(), b"{}");
+        let timeout = Duration::from_millis(200);
+        assert_eq!(early.exchange(b"{}", timeout), Err(ChannelError::Timeout(timeout)));
+        early.close();
+    }
+
     #[test]
     fn bounded_lines() {
         let mut input: &[u8] = b"{\"a\":1}\r\nxxxxxxxxxx\nlast";
