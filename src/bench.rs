@@ -1,7 +1,8 @@
 //! `tool-conformance bench`: the harness's overhead and the reference's cost, measured side by
 //! side in one run and printed as ratios next to their goals.
 //!
-//! Every figure is the median of [`BenchConfig::repetitions`] timed repetitions. The transports
+//! Every figure is the median of [`BenchConfig::repetitions`] timed repetitions; the two sides of
+//! a ratio are timed in turns, so that a change in the machine's load weighs on both. The transports
 //! are measured against the running executable itself (`serve --stdio`, `serve --http`), each
 //! against a bare client sending the very request lines the harness sent; the slow
 //! implementation of the `--jobs` measurement is `serve --stdio --delay-ms N`, which sleeps
@@ -31,6 +32,14 @@ pub struct BenchConfig {
     pub delay: Duration,
     /// How many cases the `--jobs` measurement runs against the slow implementation.
     pub slow_cases: usize,
+    /// Only the measurements with these letters (`a` to `f`); all when empty.
+    pub only: Vec<char>,
+}
+
+impl BenchConfig {
+    fn measures(&self, letter: char) -> bool {
+        self.only.is_empty() || self.only.contains(&letter)
+    }
 }
 
 impl BenchConfig {
@@ -41,6 +50,7 @@ impl BenchConfig {
             repetitions: 5,
             delay: Duration::from_millis(2),
             slow_cases: 60,
+            only: Vec::new(),
         })
     }
 }
@@ -99,15 +109,27 @@ pub fn run(config: &BenchConfig, each: &mut dyn FnMut(&Row)) -> anyhow::Result<V
         each(&row);
         rows.push(row);
     };
-    push(in_process(config)?, &mut rows);
-    push(stdio(config)?, &mut rows);
-    push(http(config)?, &mut rows);
-    push(jobs(config)?, &mut rows);
-    for row in reference_cost(config) {
-        push(row, &mut rows);
+    if config.measures('a') {
+        push(in_process(config)?, &mut rows);
     }
-    for row in hostile(config) {
-        push(row, &mut rows);
+    if config.measures('b') {
+        push(stdio(config)?, &mut rows);
+    }
+    if config.measures('c') {
+        push(http(config)?, &mut rows);
+    }
+    if config.measures('d') {
+        push(jobs(config)?, &mut rows);
+    }
+    if config.measures('e') {
+        for row in reference_cost(config) {
+            push(row, &mut rows);
+        }
+    }
+    if config.measures('f') {
+        for row in hostile(config) {
+            push(row, &mut rows);
+        }
     }
     Ok(rows)
 }
@@ -170,6 +192,23 @@ fn median(repetitions: usize, mut f: impl FnMut()) -> Duration {
     times[times.len() / 2]
 }
 
+/// The medians of `repetitions` timings of `f` and of `g`, taken in turns (after one untimed
+/// warm-up of each), so that a change in the machine's load while measuring weighs on both alike.
+fn medians(repetitions: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (Duration, Duration) {
+    f();
+    g();
+    let time = |h: &mut dyn FnMut()| {
+        let start = Instant::now();
+        h();
+        start.elapsed()
+    };
+    let (mut first, mut second): (Vec<Duration>, Vec<Duration>) =
+        (0..repetitions.max(1)).map(|_| (time(&mut f), time(&mut g))).unzip();
+    first.sort();
+    second.sort();
+    (first[first.len() / 2], second[second.len() / 2])
+}
+
 fn row(name: &str, measured: Duration, baseline: Duration, goal: Goal, note: String) -> Row {
     let ratio = measured.as_secs_f64() / baseline.as_secs_f64().max(1e-12);
     Row { name: name.into(), measured, baseline, ratio, goal, note }
@@ -197,14 +236,17 @@ fn in_process(config: &BenchConfig) -> anyhow::Result<Row> {
     let corpus = load()?;
     let cases = corpus.cases.len();
     let run = run_config(TargetSpec::Reference, 1, Selection::all());
-    let whole = median(config.repetitions, || {
-        let corpus = load().expect("loaded once already");
-        let ran = crate::jobs::run(&corpus, &run).expect("the reference needs no schema");
-        std::hint::black_box(ran);
-    });
-    let loading = median(config.repetitions, || {
-        std::hint::black_box(load().expect("loaded once already"));
-    });
+    let (whole, loading) = medians(
+        config.repetitions,
+        || {
+            let corpus = load().expect("loaded once already");
+            let ran = crate::jobs::run(&corpus, &run).expect("the reference needs no schema");
+            std::hint::black_box(ran);
+        },
+        || {
+            std::hint::black_box(load().expect("loaded once already"));
+        },
+    );
     Ok(row("a. corpus in process / load only", whole, loading, Goal::AtMost(1.5), format!("{cases} cases")))
 }
 
@@ -232,10 +274,13 @@ fn stdio(config: &BenchConfig) -> anyhow::Result<Row> {
     let lines = request_lines()?;
     let command = serve_stdio(config, &[]);
     let run = run_config(TargetSpec::Stdio(command), 1, Selection::all());
-    let harness = median(config.repetitions, || {
-        std::hint::black_box(crate::jobs::run(&corpus, &run).expect("no schema"));
-    });
-    let bare = median(config.repetitions, || bare_stdio(config, &lines).expect("serve --stdio answers"));
+    let (harness, bare) = medians(
+        config.repetitions,
+        || {
+            std::hint::black_box(crate::jobs::run(&corpus, &run).expect("no schema"));
+        },
+        || bare_stdio(config, &lines).expect("serve --stdio answers"),
+    );
     let n = lines.len() as u32;
     Ok(row(
         "b. run --stdio / bare stdio loop",
@@ -300,10 +345,13 @@ fn http(config: &BenchConfig) -> anyhow::Result<Row> {
     let url = first.trim().rsplit(' ').next().unwrap_or_default().to_string();
     let address = url.trim_start_matches("http://").trim_end_matches('/').to_string();
     let run = run_config(TargetSpec::Http(vec![HttpUrl::parse(&url)?]), 1, Selection::all());
-    let harness = median(config.repetitions, || {
-        std::hint::black_box(crate::jobs::run(&corpus, &run).expect("no schema"));
-    });
-    let bare = median(config.repetitions, || bare_http(&address, &lines).expect("serve --http answers"));
+    let (harness, bare) = medians(
+        config.repetitions,
+        || {
+            std::hint::black_box(crate::jobs::run(&corpus, &run).expect("no schema"));
+        },
+        || bare_http(&address, &lines).expect("serve --http answers"),
+    );
     drop(child);
     let n = lines.len() as u32;
     Ok(row(
@@ -418,10 +466,13 @@ fn reference_cost(config: &BenchConfig) -> Vec<Row> {
         let registry = registry(schema);
         let arguments: Value = serde_json::from_slice(&text).expect("valid JSON");
         let repetitions = if bytes < 100_000 { config.repetitions * 20 } else { config.repetitions };
-        let reference = median(repetitions, || execute(&registry, &arguments));
-        let parse = median(repetitions, || {
-            std::hint::black_box(serde_json::from_slice::<Value>(&text).expect("valid JSON"));
-        });
+        let (reference, parse) = medians(
+            repetitions,
+            || execute(&registry, &arguments),
+            || {
+                std::hint::black_box(serde_json::from_slice::<Value>(&text).expect("valid JSON"));
+            },
+        );
         rows.push(row(
             &format!("e. normalize+validate / parse, {label}"),
             reference,
@@ -464,6 +515,21 @@ fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// The minor page faults of this process so far (Linux only).
+fn minor_faults() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    fields.get(7)?.parse().ok()
+}
+
+/// The minor page faults one call of `f` causes.
+fn faults_of(f: impl FnOnce()) -> Option<u64> {
+    let before = minor_faults()?;
+    f();
+    Some(minor_faults()?.saturating_sub(before))
+}
+
 /// f. Hostile inputs at size N and 4N (less than 4 times the time is better than linear).
 fn hostile(config: &BenchConfig) -> Vec<Row> {
     let inputs: [(&str, usize, Hostile); 4] = [
@@ -474,14 +540,21 @@ fn hostile(config: &BenchConfig) -> Vec<Row> {
     ];
     let mut rows = Vec::new();
     for (label, n, make) in inputs {
-        let time = |n: usize| {
-            let (schema, arguments) = make(n);
-            let registry = registry(schema);
-            median(config.repetitions, || execute(&registry, &arguments))
-        };
-        let small = time(n);
-        let large = time(4 * n);
-        let memory = peak_rss_mb().map(|mb| format!("; peak RSS so far {mb:.0} MB")).unwrap_or_default();
+        let ((small_schema, small_arguments), (large_schema, large_arguments)) = (make(n), make(4 * n));
+        let (small_registry, large_registry) = (registry(small_schema), registry(large_schema));
+        let (small, large) = medians(
+            config.repetitions,
+            || execute(&small_registry, &small_arguments),
+            || execute(&large_registry, &large_arguments),
+        );
+        let mut memory = peak_rss_mb().map(|mb| format!("; peak RSS so far {mb:.0} MB")).unwrap_or_default();
+        let faults = (
+            faults_of(|| execute(&small_registry, &small_arguments)),
+            faults_of(|| execute(&large_registry, &large_arguments)),
+        );
+        if let (Some(small), Some(large)) = faults {
+            memory.push_str(&format!("; page faults per call {small} and {large}"));
+        }
         rows.push(row(&format!("f. 4N / N: {label}"), large, small, Goal::Linear(4.0), format!("N and 4N{memory}")));
     }
     rows

@@ -93,6 +93,9 @@ struct BenchArgs {
     /// How long the slow implementation of the --jobs measurement sleeps before each answer.
     #[arg(long, value_name = "MS", default_value_t = 2)]
     delay_ms: u64,
+    /// Only these measurements, by letter (e.g. `--only b --only c`); all when not given.
+    #[arg(long, value_name = "LETTER", value_parser = ["a", "b", "c", "d", "e", "f"])]
+    only: Vec<String>,
 }
 
 impl BenchArgs {
@@ -100,6 +103,7 @@ impl BenchArgs {
         let mut config = BenchConfig::new().context("finding the running executable")?;
         config.repetitions = self.repetitions.max(1);
         config.delay = std::time::Duration::from_millis(self.delay_ms);
+        config.only = self.only.iter().filter_map(|letter| letter.chars().next()).collect();
         Ok(config)
     }
 }

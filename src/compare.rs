@@ -8,9 +8,22 @@
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 
-/// Whether two values are equal under the suite's semantics.
+/// Whether two values are equal under the suite's semantics: `first_difference(a, b).is_none()`,
+/// without building the pointer (the common case, equal values, allocates nothing).
 pub fn same(a: &Value, b: &Value) -> bool {
-    first_difference(a, b).is_none()
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => numbers_equal(x, y),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(l, r)| same(l, r)),
+        // Keys are unique, so with as many keys on each side, every key of one found in the other
+        // means the same key set.
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(key, left)| y.get(key).is_some_and(|right| same(left, right)))
+        }
+        _ => false,
+    }
 }
 
 /// The JSON pointer (RFC 6901) of the first place where `expected` and `actual` differ, or `None`
@@ -80,6 +93,10 @@ pub fn push_token(pointer: &mut String, token: &str) {
 
 /// Whether two JSON numbers have the same exact value.
 pub fn numbers_equal(a: &Number, b: &Number) -> bool {
+    if a.as_str() == b.as_str() {
+        // The same text is the same value.
+        return true;
+    }
     let (ta, tb) = (a.to_string(), b.to_string());
     match (Decimal::parse(&ta), Decimal::parse(&tb)) {
         (Some(x), Some(y)) => x == y,
@@ -146,7 +163,54 @@ pub fn canonical(value: &Value) -> Value {
 /// A total order on values consistent with [`same`] for the values the suite sorts (problems,
 /// field lists): compares the canonical compact text.
 pub fn order(a: &Value, b: &Value) -> Ordering {
-    canonical(a).to_string().cmp(&canonical(b).to_string())
+    let (mut left, mut right) = (String::new(), String::new());
+    write_canonical(a, &mut left);
+    write_canonical(b, &mut right);
+    left.cmp(&right)
+}
+
+/// Appends `canonical(value).to_string()` to `out`, without building the canonical copy.
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (index, (key, item)) in entries.into_iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_string(key, out);
+                out.push(':');
+                write_canonical(item, out);
+            }
+            out.push('}');
+        }
+        scalar => write_scalar(scalar, out),
+    }
+}
+
+/// A scalar's compact JSON text.
+fn write_scalar(value: &Value, out: &mut String) {
+    match value {
+        Value::String(text) => write_string(text, out),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// A string as JSON, with serde_json's escaping.
+fn write_string(text: &str, out: &mut String) {
+    out.push_str(&serde_json::to_string(text).unwrap_or_default());
 }
 
 #[cfg(test)]
@@ -178,6 +242,16 @@ mod tests {
         let b: Value = serde_json::from_str(r#"{"b":[1,2],"a":1}"#).unwrap();
         assert!(same(&a, &b));
         assert_eq!(first_difference(&json!([1, 2]), &json!([2, 1])), Some("/0".into()));
+        for (x, y) in [
+            (json!({"a": 1}), json!({"b": 1})),
+            (json!({"a": 1}), json!({"a": 1, "b": 2})),
+            (json!([1]), json!([1, 2])),
+            (json!({"a": [1, {"b": null}]}), json!({"a": [1, {"b": false}]})),
+            (json!({"a": [1, {"b": null}]}), json!({"a": [1.0, {"b": null}]})),
+        ] {
+            assert_eq!(same(&x, &y), first_difference(&x, &y).is_none(), "{x} {y}");
+            assert_eq!(same(&y, &x), first_difference(&y, &x).is_none(), "{y} {x}");
+        }
     }
 
     #[test]
@@ -188,6 +262,30 @@ mod tests {
         assert_eq!(first_difference(&json!({"a": 1}), &json!({})), Some("/a".into()));
         assert_eq!(first_difference(&json!("1"), &json!(1)), Some(String::new()));
         assert_eq!(first_difference(&json!(null), &json!(null)), None);
+    }
+
+    #[test]
+    fn order_compares_the_canonical_text() {
+        let values: Vec<Value> = [
+            r#"{"kind":"unknown_field","field":"b"}"#,
+            r#"{"field":"a","kind":"missing_required"}"#,
+            r#"{"kind":"no_alternative","alternatives":[["a","c"],["b"]]}"#,
+            r#"["x\"y\u0001é", 1.50, -0, 12345678901234567890123, true, null, {}, []]"#,
+            r#"{"a":{"z":1,"b":[{"d":2,"c":"&"}]}}"#,
+            r#""plain""#,
+            "1e2",
+        ]
+        .iter()
+        .map(|text| serde_json::from_str(text).unwrap())
+        .collect();
+        for a in &values {
+            let mut text = String::new();
+            write_canonical(a, &mut text);
+            assert_eq!(text, canonical(a).to_string());
+            for b in &values {
+                assert_eq!(order(a, b), canonical(a).to_string().cmp(&canonical(b).to_string()), "{a} {b}");
+            }
+        }
     }
 
     #[test]

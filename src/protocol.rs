@@ -192,6 +192,12 @@ impl Request {
         Value::Object(map)
     }
 
+    /// The request as compact JSON text with this `seq`: the text of [`Request::to_json`],
+    /// written straight from the request, without building the JSON value first.
+    pub fn to_json_text(&self, seq: u64) -> String {
+        serde_json::to_string(&WireRequest { request: self, seq }).unwrap_or_else(|_| self.to_json(seq).to_string())
+    }
+
     /// Reads a request: its `seq` and the request. An unknown `cmd` is
     /// [`ProtocolError::UnknownCommand`], which an implementation answers with `unsupported`.
     pub fn from_json(value: &Value) -> Result<(u64, Request), ProtocolError> {
@@ -228,6 +234,40 @@ impl Request {
             Command::Stop => Request::Stop,
         };
         Ok((seq, request))
+    }
+}
+
+/// A request with its `seq`, serialized with the members of [`Request::to_json`], in its order.
+struct WireRequest<'a> {
+    request: &'a Request,
+    seq: u64,
+}
+
+impl serde::Serialize for WireRequest<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("cmd", self.request.command().as_str())?;
+        map.serialize_entry("seq", &self.seq)?;
+        match self.request {
+            Request::Start { protocol } => map.serialize_entry("protocol", protocol)?,
+            Request::Normalize { input_schema, arguments } => {
+                map.serialize_entry("input_schema", input_schema)?;
+                map.serialize_entry("arguments", arguments)?;
+            }
+            Request::Register { tools } => map.serialize_entry("tools", tools)?,
+            Request::Describe { tool, view } => {
+                map.serialize_entry("tool", tool)?;
+                map.serialize_entry("view", view.as_str())?;
+            }
+            Request::Invoke { tool, transport, arguments } => {
+                map.serialize_entry("tool", tool)?;
+                map.serialize_entry("transport", transport.as_str())?;
+                map.serialize_entry("arguments", arguments)?;
+            }
+            Request::Stop => {}
+        }
+        map.end()
     }
 }
 
@@ -457,7 +497,14 @@ mod tests {
             Request::Start { protocol: VERSION },
             Request::Normalize { input_schema: json!({"type": "object"}), arguments: json!({"a": "&amp;"}) },
             Request::Register {
-                tools: vec![Tool { name: "t".into(), description: Some("d".into()), input_schema: json!({}) }],
+                tools: vec![
+                    Tool {
+                        name: "t".into(),
+                        description: Some("d".into()),
+                        input_schema: json!({"z": 1, "a": [1.50]}),
+                    },
+                    Tool { name: "u\"é".into(), description: None, input_schema: json!(true) },
+                ],
             },
             Request::Describe { tool: "t".into(), view: View::GetApiSpec },
             Request::Invoke { tool: "t".into(), transport: Transport::Http, arguments: json!({"b": 1}) },
@@ -465,6 +512,7 @@ mod tests {
         ];
         for (seq, request) in requests.into_iter().enumerate() {
             let wire = request.to_json(seq as u64);
+            assert_eq!(request.to_json_text(seq as u64), wire.to_string());
             assert_eq!(Request::from_json(&wire), Ok((seq as u64, request)));
         }
     }

@@ -169,8 +169,8 @@ impl<C: Channel> Remote<C> {
         let command = request.command();
         let seq = self.seq;
         self.seq += 1;
-        let wire = request.to_json(seq);
-        let sent = wire.to_string();
+        // Written straight from the request (the text of its JSON value, without the value).
+        let sent = request.to_json_text(seq);
         self.last_sent.clone_from(&sent);
         let trouble = |what: String, received: Option<String>, restart: bool| Trouble {
             what,
@@ -179,7 +179,7 @@ impl<C: Channel> Remote<C> {
             restart,
         };
         if let Some(schema) = &self.schema {
-            if let Err(violation) = schema.check_request(command, &wire) {
+            if let Err(violation) = schema.check_request(command, &request.to_json(seq)) {
                 return Err(trouble(
                     format!("the harness built a bad request (a bug of the suite): {violation}"),
                     None,
@@ -192,7 +192,11 @@ impl<C: Channel> Remote<C> {
         let elapsed = began.elapsed();
         let bytes = match result {
             Ok(bytes) => {
-                let text = String::from_utf8_lossy(&bytes);
+                // Valid UTF-8, the common case, is checked with the fast validator.
+                let text = match std::str::from_utf8(&bytes) {
+                    Ok(text) => std::borrow::Cow::Borrowed(text),
+                    Err(_) => String::from_utf8_lossy(&bytes),
+                };
                 self.log.record(Exchange {
                     sent: truncate(&sent, crate::transcript::TRANSCRIPT_MESSAGE_CHARS),
                     received: Received::Response(truncate(&text, crate::transcript::TRANSCRIPT_MESSAGE_CHARS)),

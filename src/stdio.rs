@@ -3,19 +3,23 @@
 //!
 //! The command line is split as a POSIX shell splits it ([`CommandLine`]) and run without a
 //! shell. The process is started once per run (and again after it breaks, within the restart
-//! budget). Three threads per process keep the harness from ever blocking on it: one writes the
-//! requests, one reads stdout lines up to a cap (a longer line is reported as soon as the cap is
-//! passed, and never held whole), and one drains stderr into a ring of its last lines, so a flood
-//! of log output costs no memory and never stalls the process. Waiting for a response is bounded
-//! by the timeout; a process that is ended is killed, and never waited on without bound.
+//! budget). The harness never blocks on it: its stdin and stdout are non-blocking, and each
+//! exchange writes the request and reads stdout on the calling thread, waiting with `poll(2)`
+//! until the deadline, so a process that stops reading its stdin or never answers costs the
+//! timeout and nothing more. Stdout lines are read up to a cap (a longer line is reported as soon
+//! as the cap is passed, and never held whole). One thread per process drains stderr into a ring
+//! of its last lines, off the request path, so a flood of log output costs no memory and never
+//! stalls the process. A process that is ended is killed, and never waited on without bound.
 
 use crate::config::{CommandLine, Limits};
 use crate::remote::{Channel, ChannelError, Remote};
 use crate::transcript::WireLog;
+use rustix::event::{PollFd, PollFlags, Timespec};
+use rustix::fs::OFlags;
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::os::fd::AsFd;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,6 +39,8 @@ impl StdioTarget {
 const STDERR_SETTLE: Duration = Duration::from_millis(300);
 /// The longest stderr line kept, in bytes (the rest of the line is dropped).
 const STDERR_LINE_BYTES: usize = 500;
+/// How much of stdout one read takes.
+const READ_CHUNK: usize = 64 * 1024;
 
 /// A process speaking protocol v1 on its stdin and stdout.
 pub struct StdioChannel {
@@ -45,18 +51,146 @@ pub struct StdioChannel {
     process: Option<Process>,
 }
 
+/// A running process: its non-blocking stdin and stdout, what is still to be written to the one,
+/// and what was read from the other but not yet taken as a line.
 struct Process {
     child: Child,
-    requests: Option<Sender<Vec<u8>>>,
-    lines: Receiver<Line>,
+    /// `None` once closed, or once writing to it failed (the process closed its end).
+    stdin: Option<ChildStdin>,
+    /// Bytes queued for stdin; `unwritten[written..]` is still to be written.
+    unwritten: Vec<u8>,
+    written: usize,
+    stdout: ChildStdout,
+    /// Bytes read from stdout and not yet taken as a line.
+    pending: Vec<u8>,
+    /// How many bytes at the start of `pending` are known to hold no `\n`.
+    scanned: usize,
+    /// How stdout ended, once it has.
+    stdout_end: Option<Line>,
+    chunk: Box<[u8]>,
 }
 
-/// What the stdout reader saw.
+/// What reading stdout gave.
 enum Line {
     Complete(Vec<u8>),
     TooLong,
     End,
     Failed(String),
+}
+
+/// Makes a pipe end non-blocking.
+fn non_blocking(fd: impl AsFd) -> std::io::Result<()> {
+    let flags = rustix::fs::fcntl_getfl(&fd)?;
+    rustix::fs::fcntl_setfl(&fd, flags | OFlags::NONBLOCK)?;
+    Ok(())
+}
+
+impl Process {
+    /// Writes what stdin takes without blocking. A failed write (the process closed its stdin)
+    /// closes our end and drops what was queued, as a writer that can no longer write would.
+    fn write_some(&mut self) {
+        while self.written < self.unwritten.len() {
+            let Some(stdin) = self.stdin.as_mut() else {
+                self.unwritten.clear();
+                self.written = 0;
+                return;
+            };
+            match stdin.write(&self.unwritten[self.written..]) {
+                Ok(0) => self.stdin = None,
+                Ok(n) => self.written += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(_) => self.stdin = None,
+            }
+        }
+        self.unwritten.clear();
+        self.written = 0;
+    }
+
+    /// One read of what stdout holds, without blocking.
+    fn read_some(&mut self) {
+        if self.stdout_end.is_some() {
+            return;
+        }
+        match self.stdout.read(&mut self.chunk) {
+            Ok(0) => self.stdout_end = Some(Line::End),
+            Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
+            Err(e) if matches!(e.kind(), ErrorKind::Interrupted | ErrorKind::WouldBlock) => {}
+            Err(e) => self.stdout_end = Some(Line::Failed(e.to_string())),
+        }
+    }
+
+    /// The next line of stdout when one is there, or how stdout ended (reported once; after
+    /// that, as its end). A line longer than `max` is reported as soon as the cap is passed, and
+    /// nothing more is read.
+    fn take_line(&mut self, max: usize) -> Option<Line> {
+        match self.pending[self.scanned..].iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                let end = self.scanned + at;
+                if end > max {
+                    return Some(self.too_long());
+                }
+                let mut line = self.pending[..end].to_vec();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                self.pending.drain(..=end);
+                self.scanned = 0;
+                return Some(Line::Complete(line));
+            }
+            None => self.scanned = self.pending.len(),
+        }
+        if self.pending.len() > max {
+            return Some(self.too_long());
+        }
+        match self.stdout_end.take()? {
+            // Bytes at the end of output without a final `\n` count as a line.
+            end @ Line::End if !self.pending.is_empty() => {
+                self.stdout_end = Some(end);
+                self.scanned = 0;
+                Some(Line::Complete(std::mem::take(&mut self.pending)))
+            }
+            end => {
+                self.stdout_end = Some(Line::End);
+                Some(end)
+            }
+        }
+    }
+
+    fn too_long(&mut self) -> Line {
+        self.pending = Vec::new();
+        self.scanned = 0;
+        self.stdout_end = Some(Line::End);
+        Line::TooLong
+    }
+
+    /// Waits until stdin can take more (when something is queued) or stdout has something to
+    /// read, at most until `deadline`. `Ok(false)` when the deadline passed.
+    fn wait(&mut self, deadline: Instant) -> Result<bool, ChannelError> {
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(false);
+            }
+            let left = deadline - now;
+            let timeout = Timespec { tv_sec: left.as_secs() as _, tv_nsec: left.subsec_nanos() as _ };
+            let writing = self.written < self.unwritten.len();
+            let stdout = PollFd::new(&self.stdout, PollFlags::IN);
+            let polled = match (writing, self.stdin.as_ref()) {
+                (true, Some(stdin)) => {
+                    let mut fds = [stdout, PollFd::new(stdin, PollFlags::OUT)];
+                    rustix::event::poll(&mut fds, Some(&timeout))
+                }
+                _ => rustix::event::poll(&mut [stdout], Some(&timeout)),
+            };
+            match polled {
+                Ok(0) => continue,
+                Ok(_) => return Ok(true),
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(ChannelError::Io(format!("waiting for the process failed: {e}"))),
+            }
+        }
+    }
 }
 
 impl StdioChannel {
@@ -103,51 +237,65 @@ impl Channel for StdioChannel {
             let _ = child.wait();
             return Err(ChannelError::Unreachable("the process's pipes could not be set up".into()));
         };
-        let (requests, to_write) = mpsc::channel::<Vec<u8>>();
-        let (line_sender, lines) = mpsc::sync_channel::<Line>(4);
-        let max_line = self.max_line;
+        if let Err(e) = non_blocking(&stdin).and_then(|()| non_blocking(&stdout)) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ChannelError::Unreachable(format!("the process's pipes could not be made non-blocking: {e}")));
+        }
         let ring = Arc::clone(&self.stderr);
-        let spawned = std::thread::Builder::new()
-            .name("stdio-writer".into())
-            .spawn(move || write_requests(stdin, to_write))
-            .and_then(|_| {
-                std::thread::Builder::new()
-                    .name("stdio-stdout".into())
-                    .spawn(move || read_stdout(BufReader::with_capacity(64 * 1024, stdout), max_line, line_sender))
-            })
-            .and_then(|_| std::thread::Builder::new().name("stdio-stderr".into()).spawn(move || ring.drain(stderr)));
+        let spawned = std::thread::Builder::new().name("stdio-stderr".into()).spawn(move || ring.drain(stderr));
         if let Err(e) = spawned {
             let _ = child.kill();
             let _ = child.wait();
             return Err(ChannelError::Unreachable(format!("could not start a reader thread: {e}")));
         }
-        self.process = Some(Process { child, requests: Some(requests), lines });
+        self.process = Some(Process {
+            child,
+            stdin: Some(stdin),
+            unwritten: Vec::new(),
+            written: 0,
+            stdout,
+            pending: Vec::new(),
+            scanned: 0,
+            stdout_end: None,
+            chunk: vec![0; READ_CHUNK].into_boxed_slice(),
+        });
         Ok(())
     }
 
     fn exchange(&mut self, request: &[u8], timeout: Duration) -> Result<Vec<u8>, ChannelError> {
+        let deadline = Instant::now() + timeout;
+        let max = self.max_line;
         let Some(process) = self.process.as_mut() else {
             return Err(ChannelError::Unreachable("the process is not running".into()));
         };
-        let mut line = Vec::with_capacity(request.len() + 1);
-        line.extend_from_slice(request);
-        line.push(b'\n');
-        let sent = process.requests.as_ref().is_some_and(|r| r.send(line).is_ok());
-        if !sent {
+        if process.stdin.is_none() {
             return Err(self.ended());
         }
-        match process.lines.recv_timeout(timeout) {
-            Ok(Line::Complete(bytes)) => Ok(bytes),
-            Ok(Line::TooLong) => Err(ChannelError::TooLarge(self.max_line)),
-            Ok(Line::Failed(why)) => Err(ChannelError::Io(format!("reading stdout failed: {why}"))),
-            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.ended()),
-            Err(RecvTimeoutError::Timeout) => Err(ChannelError::Timeout(timeout)),
+        process.unwritten.extend_from_slice(request);
+        process.unwritten.push(b'\n');
+        process.write_some();
+        let line = loop {
+            if let Some(line) = process.take_line(max) {
+                break line;
+            }
+            if !process.wait(deadline)? {
+                return Err(ChannelError::Timeout(timeout));
+            }
+            process.write_some();
+            process.read_some();
+        };
+        match line {
+            Line::Complete(bytes) => Ok(bytes),
+            Line::TooLong => Err(ChannelError::TooLarge(self.max_line)),
+            Line::Failed(why) => Err(ChannelError::Io(format!("reading stdout failed: {why}"))),
+            Line::End => Err(self.ended()),
         }
     }
 
     fn close(&mut self) {
         if let Some(mut process) = self.process.take() {
-            process.requests = None;
+            process.stdin = None;
             let _ = process.child.kill();
             let _ = process.child.wait();
             self.stderr.wait_for_end(STDERR_SETTLE);
@@ -157,11 +305,23 @@ impl Channel for StdioChannel {
     fn finish(&mut self, grace: Duration) {
         if let Some(process) = self.process.as_mut() {
             // Closing stdin tells the process no more requests come.
-            process.requests = None;
+            process.write_some();
+            process.stdin = None;
             let deadline = Instant::now() + grace;
+            // A process that exits closes its stdout: wait for that (whatever it still writes is
+            // dropped) rather than checking on the process every few milliseconds.
+            while process.stdout_end.is_none() && matches!(process.wait(deadline), Ok(true)) {
+                process.read_some();
+                process.pending.clear();
+                process.scanned = 0;
+            }
+            let mut pause = Duration::from_micros(100);
             while Instant::now() < deadline {
                 match process.child.try_wait() {
-                    Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                    Ok(None) => {
+                        std::thread::sleep(pause);
+                        pause = (pause * 2).min(Duration::from_millis(5));
+                    }
                     _ => break,
                 }
             }
@@ -185,33 +345,6 @@ impl Channel for StdioChannel {
 impl Drop for StdioChannel {
     fn drop(&mut self) {
         self.close();
-    }
-}
-
-/// The writer thread: requests to stdin until the sender is dropped or the pipe breaks.
-fn write_requests(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>) {
-    for request in requests {
-        if stdin.write_all(&request).and_then(|()| stdin.flush()).is_err() {
-            return;
-        }
-    }
-}
-
-/// The stdout reader thread: one message per line, a line longer than `max` reported as soon as
-/// the cap is passed (and the reading stops there).
-fn read_stdout(mut reader: impl BufRead, max: usize, lines: SyncSender<Line>) {
-    loop {
-        let mut line = Vec::new();
-        let message = match read_bounded_line(&mut reader, max, &mut line, false) {
-            Ok(Bounded::Line) => Line::Complete(line),
-            Ok(Bounded::TooLong) => Line::TooLong,
-            Ok(Bounded::End) => Line::End,
-            Err(e) => Line::Failed(e.to_string()),
-        };
-        let last = !matches!(message, Line::Complete(_));
-        if lines.send(message).is_err() || last {
-            return;
-        }
     }
 }
 
@@ -343,6 +476,38 @@ impl StderrRing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn channel(command: &str, max_line: usize) -> StdioChannel {
+        let mut channel = StdioChannel::new(CommandLine::parse(command).unwrap(), max_line, 10);
+        channel.open().unwrap();
+        channel
+    }
+
+    #[test]
+    fn a_request_longer_than_the_pipe_is_written_while_its_echo_is_read() {
+        // cat answers each line with itself, while the rest of the request is still being
+        // written: neither side may wait for the other.
+        let cap = 2 * 1024 * 1024;
+        let mut cat = channel("cat", cap);
+        let request = vec![b'x'; 1024 * 1024];
+        for _ in 0..2 {
+            assert_eq!(cat.exchange(&request, Duration::from_secs(10)).unwrap(), request);
+        }
+        // A line past the cap is reported as soon as the cap is passed.
+        let error = cat.exchange(&vec![b'y'; 3 * 1024 * 1024], Duration::from_secs(10)).unwrap_err();
+        assert_eq!(error, ChannelError::TooLarge(cap));
+    }
+
+    #[test]
+    fn an_answer_before_the_request_is_read_and_then_silence() {
+        let mut early = channel("sh -c 'echo \"{}\"; exec sleep 5'", 1024);
+        // The answer comes although the process never reads the request, which does not fit
+        // in the pipe; the rest stays queued, and the next request times out.
+        assert_eq!(early.exchange(&vec![b'x'; 1024 * 1024], Duration::from_secs(5)).unwrap(), b"{}");
+        let timeout = Duration::from_millis(200);
+        assert_eq!(early.exchange(b"{}", timeout), Err(ChannelError::Timeout(timeout)));
+        early.close();
+    }
 
     #[test]
     fn bounded_lines() {

@@ -102,6 +102,10 @@ impl WireLog {
 
 /// Text cut to at most `max` characters, saying how long it was.
 pub fn truncate(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        // No more characters than bytes: nothing to cut, and no need to count.
+        return text.to_string();
+    }
     match text.char_indices().nth(max) {
         None => text.to_string(),
         Some((at, _)) => format!("{}… ({} bytes in all)", &text[..at], text.len()),

@@ -12,44 +12,59 @@
 //!    depth, including strings that step 1 produced; never on keys.
 
 use super::entities;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// How many `$ref`s in a row are followed before giving up (only `$ref`s can make a cycle).
 const MAX_REF_HOPS: usize = 32;
 
 /// The arguments that reach the tool.
+///
+/// The result is built in one pass over the arguments: each string leaf is copied once, already
+/// decoded (a string with no reference in it is copied as it is), rather than copied and then
+/// decoded.
 pub fn normalize(input_schema: &Value, arguments: &Value) -> Value {
-    let mut normalized = match arguments {
-        Value::Object(map) => Value::Object(
-            map.iter().map(|(name, value)| (name.clone(), decode_json_argument(input_schema, name, value))).collect(),
-        ),
-        other => other.clone(),
-    };
-    decode_string_leaves(&mut normalized);
-    normalized
+    match arguments {
+        Value::Object(map) => {
+            let mut normalized = Map::with_capacity(map.len());
+            for (name, value) in map {
+                normalized.insert(name.clone(), normalize_argument(input_schema, name, value));
+            }
+            Value::Object(normalized)
+        }
+        other => decoded_copy(other),
+    }
 }
 
-/// Step 1 for one root argument.
-fn decode_json_argument(root: &Value, name: &str, value: &Value) -> Value {
+/// Steps 1 and 2 for one root argument.
+fn normalize_argument(root: &Value, name: &str, value: &Value) -> Value {
+    match decode_json_argument(root, name, value) {
+        Some(mut parsed) => {
+            decode_string_leaves(&mut parsed);
+            parsed
+        }
+        None => decoded_copy(value),
+    }
+}
+
+/// Step 1 for one root argument: its JSON value, when it is a string to be decoded.
+fn decode_json_argument(root: &Value, name: &str, value: &Value) -> Option<Value> {
     let Value::String(text) = value else {
-        return value.clone();
-    };
-    let Some(parameter) = root.get("properties").and_then(|p| p.get(name)) else {
-        return value.clone();
+        return None;
     };
     // Only text that could be an array or an object is worth the schema walk and the parse.
     if !matches!(text.trim_start_matches([' ', '\t', '\n', '\r']).as_bytes().first(), Some(b'[' | b'{')) {
-        return value.clone();
+        return None;
     }
+    let parameter = root.get("properties").and_then(|p| p.get(name))?;
     let declared = declared_types(root, parameter);
     if declared.contains("string") {
-        return value.clone();
+        return None;
     }
     match serde_json::from_str::<Value>(text) {
-        Ok(parsed @ Value::Array(_)) if declared.contains("array") => parsed,
-        Ok(parsed @ Value::Object(_)) if declared.contains("object") => parsed,
-        _ => value.clone(),
+        Ok(parsed @ Value::Array(_)) if declared.contains("array") => Some(parsed),
+        Ok(parsed @ Value::Object(_)) if declared.contains("object") => Some(parsed),
+        _ => None,
     }
 }
 
@@ -89,7 +104,23 @@ fn local_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     root.pointer(reference.strip_prefix('#')?)
 }
 
-/// Step 2: every string leaf decoded in place, keys as they are.
+/// Step 2 on a copy: `value` with every string leaf decoded, keys as they are.
+fn decoded_copy(value: &Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(entities::decode(text).into_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(decoded_copy).collect()),
+        Value::Object(map) => {
+            let mut copy = Map::with_capacity(map.len());
+            for (key, item) in map {
+                copy.insert(key.clone(), decoded_copy(item));
+            }
+            Value::Object(copy)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Step 2 in place, on a value step 1 produced: every string leaf decoded, keys as they are.
 fn decode_string_leaves(value: &mut Value) {
     match value {
         Value::String(text) => {

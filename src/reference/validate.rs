@@ -25,7 +25,7 @@
 use crate::tool::Tool;
 use jsonschema::error::ValidationErrorKind as Kind;
 use jsonschema::paths::LocationSegment;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// A tool's compiled argument validator.
@@ -113,27 +113,27 @@ impl ArgumentValidator {
 
     /// Checks arguments; `Err` carries every problem.
     pub fn validate(&self, arguments: &Value) -> Result<(), Rejection> {
-        let mut problems = BTreeSet::new();
+        let mut problems = Vec::new();
         if !arguments.is_object() {
-            problems.insert(Problem::new(ProblemKind::WrongType, None));
+            problems.push(Problem::new(ProblemKind::WrongType, None));
         } else if !self.compiled.is_valid(arguments) {
             // Valid arguments, the common case, take the validator's fast path, which collects no
             // errors.
             for error in self.compiled.iter_errors(arguments) {
-                self.problems_of(&error, &mut problems);
+                self.problems_of(error, &mut problems);
             }
         }
         if problems.is_empty() {
             return Ok(());
         }
-        Err(Rejection {
-            tool: self.tool.clone(),
-            problems: problems.into_iter().collect(),
-            expected_fields: self.expected_fields.clone(),
-        })
+        // Sorted and without repeats, as a set would hold them; one sort of a vector is cheaper
+        // than a tree of thousands of problems.
+        problems.sort_unstable();
+        problems.dedup();
+        Err(Rejection { tool: self.tool.clone(), problems, expected_fields: self.expected_fields.clone() })
     }
 
-    fn problems_of(&self, error: &jsonschema::ValidationError<'_>, out: &mut BTreeSet<Problem>) {
+    fn problems_of(&self, error: jsonschema::ValidationError<'_>, out: &mut Vec<Problem>) {
         // A problem anywhere inside a root value is named by the root field that holds it.
         let field = error.instance_path().iter().next().map(|segment| match segment {
             LocationSegment::Property(p) => p.to_string(),
@@ -142,21 +142,27 @@ impl ArgumentValidator {
         match error.kind() {
             Kind::Required { property } => {
                 let name = property.as_str().map(String::from).unwrap_or_else(|| property.to_string());
-                out.insert(Problem::new(ProblemKind::MissingRequired, field.or(Some(name))));
+                out.push(Problem::new(ProblemKind::MissingRequired, field.or(Some(name))));
             }
-            Kind::AdditionalProperties { unexpected } | Kind::UnevaluatedProperties { unexpected } => {
+            Kind::AdditionalProperties { .. } | Kind::UnevaluatedProperties { .. } => {
+                let (Kind::AdditionalProperties { unexpected } | Kind::UnevaluatedProperties { unexpected }) =
+                    error.into_parts().kind
+                else {
+                    return;
+                };
+                out.reserve(unexpected.len());
                 for name in unexpected {
-                    out.insert(Problem::new(ProblemKind::UnknownField, field.clone().or_else(|| Some(name.clone()))));
+                    out.push(Problem::new(ProblemKind::UnknownField, field.clone().or(Some(name))));
                 }
             }
             Kind::AnyOf { .. } | Kind::OneOfNotValid { .. } if field.is_none() => {
                 let keyword = error.schema_path().iter().last().map(|s| s.to_string()).unwrap_or_default();
                 let mut problem = Problem::new(ProblemKind::NoAlternative, None);
                 problem.alternatives = self.alternatives(&keyword);
-                out.insert(problem);
+                out.push(problem);
             }
             kind => {
-                out.insert(Problem::new(kind_of(kind), field));
+                out.push(Problem::new(kind_of(kind), field));
             }
         }
     }
@@ -192,61 +198,103 @@ impl Problem {
 
     fn to_json(&self) -> Value {
         let mut map = Map::new();
-        map.insert("kind".into(), json!(self.kind.as_str()));
+        map.insert("kind".into(), Value::String(self.kind.as_str().into()));
         if let Some(field) = &self.field {
-            map.insert("field".into(), json!(field));
+            map.insert("field".into(), Value::String(field.clone()));
         }
         if self.kind == ProblemKind::NoAlternative {
-            map.insert("alternatives".into(), json!(self.alternatives));
+            let sets = self
+                .alternatives
+                .iter()
+                .map(|set| Value::Array(set.iter().map(|f| Value::String(f.clone())).collect()))
+                .collect();
+            map.insert("alternatives".into(), Value::Array(sets));
         }
         Value::Object(map)
     }
 
-    fn sentence(&self) -> String {
-        let subject =
-            self.field.as_deref().map(|f| format!("field `{f}`")).unwrap_or_else(|| "the argument object".into());
-        match self.kind {
-            ProblemKind::MissingRequired => format!("missing required {subject}"),
-            ProblemKind::UnknownField => format!("unknown {subject}"),
-            ProblemKind::WrongType => format!("{subject} has the wrong type"),
-            ProblemKind::NotInEnum => format!("{subject} is not one of the allowed values"),
-            ProblemKind::TooShort => format!("{subject} is too short"),
-            ProblemKind::NoAlternative => {
-                let sets: Vec<String> = self
-                    .alternatives
-                    .iter()
-                    .map(|set| set.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(" and "))
-                    .collect();
-                format!("none of the alternatives is satisfied: provide {}", sets.join(", or "))
+    /// The problem in words, appended to `out`.
+    fn write_sentence(&self, out: &mut String) {
+        let subject = |out: &mut String| match self.field.as_deref() {
+            Some(field) => {
+                out.push_str("field `");
+                out.push_str(field);
+                out.push('`');
             }
-            ProblemKind::InvalidValue => format!("{subject} does not satisfy its schema"),
-        }
+            None => out.push_str("the argument object"),
+        };
+        let (before, after) = match self.kind {
+            ProblemKind::MissingRequired => ("missing required ", ""),
+            ProblemKind::UnknownField => ("unknown ", ""),
+            ProblemKind::WrongType => ("", " has the wrong type"),
+            ProblemKind::NotInEnum => ("", " is not one of the allowed values"),
+            ProblemKind::TooShort => ("", " is too short"),
+            ProblemKind::InvalidValue => ("", " does not satisfy its schema"),
+            ProblemKind::NoAlternative => {
+                out.push_str("none of the alternatives is satisfied: provide ");
+                for (index, set) in self.alternatives.iter().enumerate() {
+                    if index > 0 {
+                        out.push_str(", or ");
+                    }
+                    for (position, field) in set.iter().enumerate() {
+                        if position > 0 {
+                            out.push_str(" and ");
+                        }
+                        out.push('`');
+                        out.push_str(field);
+                        out.push('`');
+                    }
+                }
+                return;
+            }
+        };
+        out.push_str(before);
+        subject(out);
+        out.push_str(after);
     }
 }
 
 impl Rejection {
     /// The human-readable message: every problem and field, the expected fields, get_api_spec.
     pub fn message(&self) -> String {
-        let problems: Vec<String> = self.problems.iter().map(Problem::sentence).collect();
-        let expected = if self.expected_fields.is_empty() {
-            "none".to_string()
-        } else {
-            self.expected_fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
-        };
-        format!(
-            "invalid arguments for tool `{}`: {}. Expected fields: {expected}. Call get_api_spec for the tool's schema.",
-            self.tool,
-            problems.join("; ")
-        )
+        // One string, written in place: a rejection of thousands of problems makes no string per
+        // problem.
+        let mut out = String::with_capacity(96 + 40 * self.problems.len() + 24 * self.expected_fields.len());
+        out.push_str("invalid arguments for tool `");
+        out.push_str(&self.tool);
+        out.push_str("`: ");
+        for (index, problem) in self.problems.iter().enumerate() {
+            if index > 0 {
+                out.push_str("; ");
+            }
+            problem.write_sentence(&mut out);
+        }
+        out.push_str(". Expected fields: ");
+        if self.expected_fields.is_empty() {
+            out.push_str("none");
+        }
+        for (index, field) in self.expected_fields.iter().enumerate() {
+            if index > 0 {
+                out.push_str(", ");
+            }
+            out.push('`');
+            out.push_str(field);
+            out.push('`');
+        }
+        out.push_str(". Call get_api_spec for the tool's schema.");
+        out
     }
 
     /// The error object: `{message, problems, expected_fields}`.
     pub fn to_json(&self) -> Value {
-        json!({
-            "message": self.message(),
-            "problems": self.problems.iter().map(Problem::to_json).collect::<Vec<_>>(),
-            "expected_fields": self.expected_fields,
-        })
+        let mut map = Map::new();
+        map.insert("message".into(), Value::String(self.message()));
+        map.insert("problems".into(), Value::Array(self.problems.iter().map(Problem::to_json).collect()));
+        map.insert(
+            "expected_fields".into(),
+            Value::Array(self.expected_fields.iter().map(|f| Value::String(f.clone())).collect()),
+        );
+        Value::Object(map)
     }
 }
 
@@ -274,6 +322,7 @@ pub fn expected_fields(schema: &Value) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn validator(schema: Value) -> ArgumentValidator {
         ArgumentValidator::compile(&Tool { name: "t".into(), description: None, input_schema: schema }).unwrap()
