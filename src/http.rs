@@ -217,6 +217,8 @@ impl Connection {
     /// Reads more into the buffer, waiting at most until `deadline`; `Ok(0)` at the end of the
     /// connection.
     fn fill(&mut self, deadline: Instant, timeout: Duration) -> Result<usize, ChannelError> {
+        // An answer that comes within the spin is read without sleeping for it.
+        let _ = crate::readiness::spin_until_readable(&self.stream, deadline);
         loop {
             let left = remaining(deadline).ok_or(ChannelError::Timeout(timeout))?;
             let _ = self.stream.set_read_timeout(Some(left));

@@ -34,6 +34,7 @@ pub mod jobs;
 pub mod outcome;
 pub mod protocol;
 pub mod protocol_schema;
+pub mod readiness;
 pub mod reference;
 pub mod regression;
 pub mod remote;
