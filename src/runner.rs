@@ -5,11 +5,17 @@
 //! value, a target that cannot answer is an error value, and nothing a target does makes the
 //! runner panic.
 //!
-//! Every rejected invoke is also checked, without the case asking, for the parts of PLAT-162's
-//! one error that hold for every rejection: the error's shape, that its message mentions
-//! get_api_spec, each problem's field and each expected field, that its expected fields match,
-//! and that it is identical when the call is repeated, when the keys arrive in reverse order, and
-//! on every claimed transport.
+//! Every rejected invoke of a PLAT-162 case is also checked, without the case asking, for the
+//! parts of PLAT-162's one error that hold for every rejection: the error's shape, that its
+//! message mentions get_api_spec, each problem's field and each expected field, that its expected
+//! fields match, and that it is identical when the call is repeated, when the keys arrive in
+//! reverse order, and on every claimed transport. In a case of another rule a rejection is read
+//! for its problems only (`ErrorContract`).
+//!
+//! Describe cases compare the published schema with the registered one: required cases by the
+//! contract it states ([`crate::contract`]), interpretation cases as a document. A normalize the
+//! target refused ([`TargetError::Refused`]) fails when the expected arguments would pass
+//! validation, and is skipped as not observable when they would not.
 
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Problem, derived_expected_fields};
 use crate::compare::{order, same};

@@ -39,34 +39,3 @@ def dumps(value):
     if isinstance(value, dict):
         return "{" + ",".join(json.dumps(key) + ":" + dumps(item) for key, item in value.items()) + "}"
     raise TypeError(f"not a JSON value: {value!r}")
-
-
-def json_type(value):
-    """The JSON type name of a value ("integer" for a number with no fractional part)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (Decimal, int, float)):
-        number = Decimal(value)
-        return "integer" if number.is_finite() and number == number.to_integral_value() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def json_equal(a, b):
-    """Equality as JSON Schema means it: numbers by value, booleans never numbers."""
-    kind_a, kind_b = json_type(a), json_type(b)
-    numeric = ("integer", "number")
-    if kind_a in numeric and kind_b in numeric:
-        return Decimal(a) == Decimal(b)
-    if kind_a != kind_b:
-        return False
-    if kind_a == "array":
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    if kind_a == "object":
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return a == b
