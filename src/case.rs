@@ -28,14 +28,16 @@
 //!   either `{outcome: executed, received}`, where `received` is what the handler must get (it runs
 //!   exactly once), or `{outcome: rejected, problems, expected_fields?}`, where `problems` is the
 //!   exact set of `{kind, field?, alternatives?}` the error must name (order ignored) and the
-//!   handler never runs. For every rejected call the runner also checks, without being asked, that
-//!   the message mentions get_api_spec, each problem's field and each expected field; that the
-//!   error's `expected_fields` match (`expected_fields` here, or else every root property of the
-//!   schema plus the names its root `required` and root anyOf/oneOf branches require); and that
-//!   the error is identical when the call is repeated, when the keys come in reverse order, and on
-//!   every transport.
+//!   handler never runs. For every rejected call of a PLAT-162 case the runner also checks,
+//!   without being asked, that the message mentions get_api_spec, each problem's field and each
+//!   expected field; that the error's `expected_fields` match (`expected_fields` here, or else
+//!   every root property of the schema plus the names its root `required` and root anyOf/oneOf
+//!   branches require); and that the error is identical when the call is repeated, when the keys
+//!   come in reverse order, and on every transport. A rejection in a case of another rule is read
+//!   for its problems only.
 //! - `describe`: `tools` (or the group's), a `tool`, and `views` (`get_api_spec`, `direct`; both
-//!   when absent) that must each publish exactly the schema the tool was registered with.
+//!   when absent) that must each publish the schema the tool was registered with: in a required
+//!   case its contract ([`crate::contract`]), in an interpretation case the document itself.
 //!
 //! An `informational` case gives `behaviours`, a list of `{name, expected}` with at least two
 //! entries, instead of `expected`: the report records which one the implementation showed (or
