@@ -228,6 +228,28 @@ pub fn derived_expected_fields(schema: &Value) -> Vec<String> {
     fields
 }
 
+/// The schema with its root closed as PLAT-162 closes it: unless the schema declares
+/// `additionalProperties`, every expected field ([`derived_expected_fields`]) is declared (`true`
+/// where the schema only requires it) and `additionalProperties` is `false`. The suite's own, like
+/// [`derived_expected_fields`].
+pub fn closed_root(schema: &Value) -> Value {
+    let mut closed = schema.clone();
+    if let Value::Object(map) = &mut closed {
+        if !map.contains_key("additionalProperties") {
+            let known = derived_expected_fields(schema);
+            if let Value::Object(properties) =
+                map.entry("properties").or_insert_with(|| Value::Object(Default::default()))
+            {
+                for name in known {
+                    properties.entry(name).or_insert(Value::Bool(true));
+                }
+            }
+            map.insert("additionalProperties".into(), Value::Bool(false));
+        }
+    }
+    closed
+}
+
 /// The file as written: what serde reads after the file has passed the JSON Schema.
 pub(crate) mod file {
     use super::{Level, Tool, Transport, View};

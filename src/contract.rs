@@ -18,7 +18,7 @@
 //!
 //! Everything else, `$ref` and `$defs` included, is compared as it is.
 
-use crate::case::derived_expected_fields;
+use crate::case::{closed_root, derived_expected_fields};
 use serde_json::{Map, Value};
 
 /// Annotation keywords: they describe, and never change what a schema accepts.
@@ -48,17 +48,15 @@ const SCHEMA_LISTS: [&str; 4] = ["anyOf", "allOf", "oneOf", "prefixItems"];
 
 /// The contract a root input schema states, under PLAT-162.
 pub fn contract(schema: &Value) -> Value {
-    let expected = derived_expected_fields(schema);
-    let mut reduced = subschema(schema);
+    let mut reduced = subschema(&closed_root(schema));
     if let Value::Object(root) = &mut reduced {
         root.entry("type").or_insert_with(|| Value::String("object".into()));
-        let properties = root.entry("properties").or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(properties) = properties {
-            for name in expected {
+        // An open root too declares its expected fields, in a `properties` map.
+        if let Value::Object(properties) = root.entry("properties").or_insert_with(|| Value::Object(Map::new())) {
+            for name in derived_expected_fields(schema) {
                 properties.entry(name).or_insert_with(|| Value::Object(Map::new()));
             }
         }
-        root.entry("additionalProperties").or_insert(Value::Bool(false));
     }
     reduced
 }

@@ -432,20 +432,7 @@ pub fn passes_validation(schema: &Value, arguments: &Value) -> bool {
 
 /// The first error of `arguments` against `schema` with its root closed, as `what at /pointer`.
 fn validation_error(schema: &Value, arguments: &Value) -> Result<Option<String>, String> {
-    let mut closed = schema.clone();
-    if let Value::Object(map) = &mut closed {
-        if !map.contains_key("additionalProperties") {
-            let known = crate::case::derived_expected_fields(schema);
-            if let Value::Object(properties) =
-                map.entry("properties").or_insert_with(|| Value::Object(Default::default()))
-            {
-                for name in known {
-                    properties.entry(name).or_insert(Value::Bool(true));
-                }
-            }
-            map.insert("additionalProperties".into(), Value::Bool(false));
-        }
-    }
+    let closed = crate::case::closed_root(schema);
     let validator = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .build(&closed)

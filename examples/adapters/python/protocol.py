@@ -28,7 +28,7 @@ import os
 import socketserver
 import sys
 import threading
-from dataclasses import dataclass, field as dataclass_field
+from dataclasses import dataclass
 
 from exact_json import dumps, loads
 
@@ -45,7 +45,6 @@ class Implementation:
     transports: list
     language: str = "python"
     homepage: str = ""
-    extra: dict = dataclass_field(default_factory=dict)
 
     def describe(self):
         described = {"name": self.name, "version": self.version, "language": self.language}
