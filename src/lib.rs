@@ -46,6 +46,7 @@ pub mod standing;
 pub mod stdio;
 pub mod table;
 pub mod target;
+pub mod surrogate;
 pub mod tool;
 pub mod transcript;
 pub mod trials;
