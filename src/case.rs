@@ -17,8 +17,14 @@
 //!         level: required         # required | interpretation | informational
 //!         summary: …              # one line: what is checked
 //!         note: …                 # the reading taken; mandatory unless level is required
+//!         needs: [PLAT-162]       # optional: other rules the expectation relies on
 //!         normalize: …            # exactly one of normalize, invoke, describe
 //! ```
+//!
+//! `needs` names other rules of the catalog whose behaviour the expectation also relies on: an
+//! RT-TOOL-8 case that expects a rejection shows what normalization handed to validation, which
+//! only PLAT-162 asks for. Such a case does not apply (`not_applicable`) to an implementation that
+//! does not claim every rule it needs, and it counts toward the rule of its file.
 //!
 //! The three kinds of check:
 //! - `normalize`: `input_schema` (or the group's), `arguments` as a model sent them, and
@@ -116,6 +122,10 @@ pub struct Case {
     pub summary: String,
     /// The reading taken, for interpretation and informational cases.
     pub note: Option<String>,
+    /// Other rules the case's expectation also relies on (an RT-TOOL-8 case that expects a
+    /// rejection relies on PLAT-162's validation). The case does not apply to an implementation
+    /// that does not claim them all; it counts toward its own rule.
+    pub needs: Vec<String>,
     /// What to do and what to expect.
     pub check: Check,
     /// Where the case is defined.
@@ -283,6 +293,8 @@ pub(crate) mod file {
         pub level: Level,
         pub summary: String,
         pub note: Option<String>,
+        #[serde(default)]
+        pub needs: Vec<String>,
         pub normalize: Option<Normalize>,
         pub invoke: Option<Invoke>,
         pub describe: Option<Describe>,

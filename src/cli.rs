@@ -229,7 +229,7 @@ fn run(config: &RunConfig, expected_failures: Option<&Path>) -> Result<u8> {
     let run = ran.run;
     let mut report = Report::for_corpus(&corpus, &run);
     if let Some(file) = &expected_failures {
-        report = report.with_expected_failures(file.triage(&run.outcomes));
+        report = report.triaged(file);
     }
     print_maybe_colored(|| terminal::render(&report), || terminal::render_colored(&report));
     if let Some(dir) = &config.report_dir {

@@ -13,17 +13,25 @@
 //!   reason: The HTTP transport does not validate yet.
 //! ```
 //!
+//! An entry may say `status: skip`: its cases are expected to be skipped (declined as
+//! `unsupported`, or not observable) rather than to fail (`status: fail`, the default, covers a
+//! failure or an error).
+//!
 //! A case entry covers its case; a clause entry covers every case that cites the clause. Against
 //! a run ([`ExpectedFailures::triage`]):
 //!
-//! - a case that failed or errored and that an entry covers is an **expected failure**: it is
-//!   still reported as it is, but it does not fail the run;
-//! - a required case that failed or errored and that no entry covers is a **new failure**: it
-//!   fails the run;
-//! - an entry whose covered cases ran (were not skipped) and none of them failed or errored is
-//!   **stale**: it fails the run, so that the list shrinks as the implementation improves.
+//! - a case that did what an entry covering it expects (failed or errored; or, for `status:
+//!   skip`, was skipped) is an **expected failure**: it is still reported as it is, but it does
+//!   not fail the run;
+//! - a required case that failed, errored or was skipped and that no entry expects so is a **new
+//!   failure**: it fails the run (a rule is incomplete while any required case is skipped);
+//! - a clause of a claimed rule none of whose required cases applied fails the run, unless a
+//!   clause entry with `status: skip` names it;
+//! - an entry whose covered cases applied and none of them did what it expects is **stale**: it
+//!   fails the run, so that the list shrinks as the implementation improves, and an expected
+//!   failure that now skips (or the reverse) is seen.
 //!
-//! An entry covering only cases the selection left out, or that were skipped, is neither. An
+//! An entry covering only cases the selection left out, or that did not apply, is neither. An
 //! entry naming a case or clause that the corpus does not have is an error in the file
 //! ([`ExpectedFailures::check_against`]), as is naming the same case or clause twice.
 
@@ -55,8 +63,36 @@ pub struct Entry {
     /// The case or clause the entry covers.
     #[serde(flatten)]
     pub subject: Subject,
+    /// What the covered cases are expected to do.
+    #[serde(default, skip_serializing_if = "ExpectedStatus::is_fail")]
+    pub status: ExpectedStatus,
     /// Why the failure is expected.
     pub reason: String,
+}
+
+/// What an entry expects its cases to do.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpectedStatus {
+    /// Fail or error.
+    #[default]
+    Fail,
+    /// Be skipped: declined as unsupported, or not observable.
+    Skip,
+}
+
+impl ExpectedStatus {
+    fn is_fail(&self) -> bool {
+        *self == ExpectedStatus::Fail
+    }
+
+    /// Whether `status` is what this expects.
+    pub fn matches(self, status: StatusKind) -> bool {
+        match self {
+            ExpectedStatus::Fail => matches!(status, StatusKind::Fail | StatusKind::Error),
+            ExpectedStatus::Skip => status == StatusKind::Skip,
+        }
+    }
 }
 
 /// What an entry names.
@@ -107,8 +143,12 @@ pub struct Triage {
     pub expected: Vec<ExpectedFailure>,
     /// Entries whose cases ran and all passed (or were observed), in file order.
     pub stale: Vec<StaleEntry>,
-    /// Required cases that failed or errored and no entry covers, in run order.
+    /// Required cases that failed, errored or were skipped and no entry expects so, in run order.
     pub unexpected: Vec<String>,
+    /// Clauses of a claimed rule none of whose required cases applied, that no clause entry
+    /// with `status: skip` names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unjudged: Vec<String>,
 }
 
 /// A failure an entry expects.
@@ -116,6 +156,8 @@ pub struct Triage {
 pub struct ExpectedFailure {
     /// The case id.
     pub case: String,
+    /// What it did: fail, error or skip.
+    pub status: StatusKind,
     /// The entry's reason.
     pub reason: String,
 }
@@ -126,14 +168,16 @@ pub struct StaleEntry {
     /// The entry.
     #[serde(flatten)]
     pub entry: Entry,
-    /// The cases it covers that ran, none failing.
+    /// The cases it covers that applied, none doing what the entry expects.
     pub passing: Vec<String>,
+    /// What they did instead, in words (`now passes`, `now skips`, `now fails`, …).
+    pub now: String,
 }
 
 impl Triage {
-    /// Whether the run fails: a new failure, or a stale entry.
+    /// Whether the run fails: a new failure, a stale entry, or an unjudged clause.
     pub fn fails_run(&self) -> bool {
-        !self.unexpected.is_empty() || !self.stale.is_empty()
+        !self.unexpected.is_empty() || !self.stale.is_empty() || !self.unjudged.is_empty()
     }
 
     /// The reason given for `case`'s failure, when it is an expected one.
@@ -214,30 +258,63 @@ impl ExpectedFailures {
         Ok(())
     }
 
-    /// Sorts a run's outcomes into expected failures, new failures and stale entries.
-    pub fn triage(&self, outcomes: &[Outcome]) -> Triage {
-        let failed = |o: &Outcome| matches!(o.status.kind(), StatusKind::Fail | StatusKind::Error);
+    /// Sorts a run's outcomes into expected failures, new failures and stale entries;
+    /// `unjudged` are the clauses of claimed rules none of whose required cases applied
+    /// ([`crate::standing::RuleStanding::unjudged_clauses`]).
+    pub fn triage(&self, outcomes: &[Outcome], unjudged: &[String]) -> Triage {
         let mut triage = Triage::default();
         for outcome in outcomes {
-            let covering = self.entries.iter().find(|e| e.subject.covers(outcome));
-            match covering {
-                Some(entry) if failed(outcome) => {
-                    triage.expected.push(ExpectedFailure { case: outcome.id.clone(), reason: entry.reason.clone() })
-                }
-                None if outcome.breaks_rule() => triage.unexpected.push(outcome.id.clone()),
-                _ => {}
+            let kind = outcome.status.kind();
+            let expecting = self.entries.iter().find(|e| e.subject.covers(outcome) && e.status.matches(kind));
+            match expecting {
+                Some(entry) => triage.expected.push(ExpectedFailure {
+                    case: outcome.id.clone(),
+                    status: kind,
+                    reason: entry.reason.clone(),
+                }),
+                None if outcome.holds_rule_back() => triage.unexpected.push(outcome.id.clone()),
+                None => {}
             }
         }
         for entry in &self.entries {
-            let ran: Vec<&Outcome> =
-                outcomes.iter().filter(|o| entry.subject.covers(o) && o.status.kind() != StatusKind::Skip).collect();
-            if !ran.is_empty() && !ran.iter().any(|o| failed(o)) {
-                triage
-                    .stale
-                    .push(StaleEntry { entry: entry.clone(), passing: ran.iter().map(|o| o.id.clone()).collect() });
+            let applied: Vec<&Outcome> = outcomes
+                .iter()
+                .filter(|o| entry.subject.covers(o) && o.status.kind() != StatusKind::NotApplicable)
+                .collect();
+            if !applied.is_empty() && !applied.iter().any(|o| entry.status.matches(o.status.kind())) {
+                let mut now: Vec<&str> = applied.iter().map(|o| now_word(o.status.kind())).collect();
+                now.sort();
+                now.dedup();
+                triage.stale.push(StaleEntry {
+                    entry: entry.clone(),
+                    passing: applied.iter().map(|o| o.id.clone()).collect(),
+                    now: now.join(", "),
+                });
             }
         }
+        triage.unjudged = unjudged
+            .iter()
+            .filter(|clause| {
+                !self
+                    .entries
+                    .iter()
+                    .any(|e| e.status == ExpectedStatus::Skip && e.subject == Subject::Clause((*clause).clone()))
+            })
+            .cloned()
+            .collect();
         triage
+    }
+}
+
+/// What a case that an entry no longer describes does now.
+fn now_word(kind: StatusKind) -> &'static str {
+    match kind {
+        StatusKind::Pass => "now passes",
+        StatusKind::Fail => "now fails",
+        StatusKind::Error => "now errors",
+        StatusKind::Skip => "now skips",
+        StatusKind::Observed => "now is observed",
+        StatusKind::NotApplicable => "now does not apply",
     }
 }
 
@@ -262,6 +339,7 @@ mod tests {
             note: None,
             location: "x.yaml:1:1".into(),
             status,
+            readings: Vec::new(),
         }
     }
 
@@ -293,9 +371,12 @@ mod tests {
             "- case: R-1/a/listed-fails\n  reason: one\n",
             "- case: R-1/a/listed-passes\n  reason: two\n",
             "- clause: R-1.c\n  reason: three\n",
-            "- case: R-1/a/skipped\n  reason: four\n",
+            "- case: R-1/a/listed-now-skips\n  reason: four\n",
+            "- case: R-1/a/declined\n  status: skip\n  reason: five\n",
+            "- case: R-1/a/not-applicable\n  reason: six\n",
         ))
         .unwrap();
+        let skip = || Status::Skip { reason: "unsupported: no".into() };
         let outcomes = vec![
             outcome("R-1/a/listed-fails", "R-1.a", Level::Required, fail()),
             outcome("R-1/a/listed-passes", "R-1.a", Level::Required, Status::Pass),
@@ -303,17 +384,38 @@ mod tests {
             outcome("R-1/a/interpretation", "R-1.a", Level::Interpretation, fail()),
             outcome("R-1/c/one", "R-1.c", Level::Required, Status::Pass),
             outcome("R-1/c/two", "R-1.c", Level::Required, fail()),
-            outcome("R-1/a/skipped", "R-1.a", Level::Required, Status::Skip { reason: "not claimed".into() }),
+            outcome("R-1/a/listed-now-skips", "R-1.a", Level::Required, skip()),
+            outcome("R-1/a/declined", "R-1.a", Level::Required, skip()),
+            outcome("R-1/a/unlisted-skip", "R-1.a", Level::Required, skip()),
+            outcome("R-1/a/not-applicable", "R-1.a", Level::Required, Status::NotApplicable { reason: "n".into() }),
         ];
-        let triage = file.triage(&outcomes);
+        let triage = file.triage(&outcomes, &[]);
         let expected: Vec<&str> = triage.expected.iter().map(|e| e.case.as_str()).collect();
-        assert_eq!(expected, ["R-1/a/listed-fails", "R-1/c/two"]);
+        assert_eq!(expected, ["R-1/a/listed-fails", "R-1/c/two", "R-1/a/declined"]);
         assert_eq!(triage.expected_reason("R-1/c/two"), Some("three"));
-        assert_eq!(triage.unexpected, ["R-1/a/new"]);
-        assert_eq!(triage.stale.len(), 1);
-        assert_eq!(triage.stale[0].entry.subject, Subject::Case("R-1/a/listed-passes".into()));
+        assert_eq!(triage.expected[2].status, StatusKind::Skip);
+        // A skip is never a pass: an unlisted one, or one under an entry expecting a failure, is new.
+        assert_eq!(triage.unexpected, ["R-1/a/new", "R-1/a/listed-now-skips", "R-1/a/unlisted-skip"]);
+        let stale: Vec<(String, &str)> =
+            triage.stale.iter().map(|s| (s.entry.subject.to_string(), s.now.as_str())).collect();
+        assert_eq!(
+            stale,
+            [
+                ("case R-1/a/listed-passes".to_string(), "now passes"),
+                ("case R-1/a/listed-now-skips".into(), "now skips")
+            ]
+        );
         assert!(triage.fails_run());
-        let quiet = file.triage(&outcomes[..1]);
+        let quiet = file.triage(&outcomes[..1], &[]);
         assert!(!quiet.fails_run(), "{quiet:?}");
+    }
+
+    #[test]
+    fn a_clause_nothing_judged_fails_the_run_unless_listed_as_skipped() {
+        let file = parse("- clause: R-1.b\n  status: skip\n  reason: no such transport\n").unwrap();
+        let triage = file.triage(&[], &["R-1.a".to_string(), "R-1.b".to_string()]);
+        assert_eq!(triage.unjudged, ["R-1.a"]);
+        assert!(triage.fails_run());
+        assert!(!file.triage(&[], &["R-1.b".to_string()]).fails_run());
     }
 }

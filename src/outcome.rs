@@ -27,9 +27,24 @@ pub struct Outcome {
     pub note: Option<String>,
     /// Where it is defined, as `file:line:column`.
     pub location: String,
-    /// What happened.
+    /// What happened, judged by what the case's level holds it to.
     #[serde(flatten)]
     pub status: Status,
+    /// The checks the runner adds beyond what the rule text forces, each tied to a reading of
+    /// `docs/interpretations.md` ("Checks beyond the text"): reported apart, never deciding the
+    /// case's status or its rule's verdict. Made only when the case's own checks passed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<ReadingCheck>,
+}
+
+/// One check beyond the rule text, and how it came out.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReadingCheck {
+    /// The check's name, e.g. `message-names-fields` (see [`crate::runner::READING_CHECKS`]).
+    pub check: String,
+    /// `None` when it held; else where the implementation parted from the reading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
 }
 
 /// What happened when a case ran.
@@ -45,9 +60,17 @@ pub enum Status {
         /// What went wrong.
         reason: String,
     },
-    /// The case did not apply: its rule or transports are not claimed, or it is unsupported.
+    /// The case applies, but could not be judged: the implementation answered `unsupported`, or
+    /// its answer cannot show what the case checks. A required case that skips leaves its rule
+    /// incomplete: declining is never conforming.
     Skip {
         /// Why it was skipped.
+        reason: String,
+    },
+    /// The case does not apply to this implementation: its rule, a rule it needs, or every
+    /// transport it calls on is not claimed. Never a pass, and never held against the rule.
+    NotApplicable {
+        /// What is not claimed.
         reason: String,
     },
     /// An informational case: the behaviour seen.
@@ -92,12 +115,19 @@ pub enum StatusKind {
     Error,
     Skip,
     Observed,
+    NotApplicable,
 }
 
 impl StatusKind {
     /// All kinds, in report order.
-    pub const ALL: [StatusKind; 5] =
-        [StatusKind::Pass, StatusKind::Fail, StatusKind::Error, StatusKind::Skip, StatusKind::Observed];
+    pub const ALL: [StatusKind; 6] = [
+        StatusKind::Pass,
+        StatusKind::Fail,
+        StatusKind::Error,
+        StatusKind::Skip,
+        StatusKind::Observed,
+        StatusKind::NotApplicable,
+    ];
 
     /// The name reports use.
     pub fn as_str(self) -> &'static str {
@@ -107,6 +137,7 @@ impl StatusKind {
             StatusKind::Error => "error",
             StatusKind::Skip => "skip",
             StatusKind::Observed => "observed",
+            StatusKind::NotApplicable => "not_applicable",
         }
     }
 }
@@ -120,6 +151,7 @@ impl Status {
             Status::Error { .. } => StatusKind::Error,
             Status::Skip { .. } => StatusKind::Skip,
             Status::Observed(_) => StatusKind::Observed,
+            Status::NotApplicable { .. } => StatusKind::NotApplicable,
         }
     }
 }
@@ -145,11 +177,19 @@ impl Outcome {
             note: case.note.clone(),
             location: case.location.to_string(),
             status,
+            readings: Vec::new(),
         }
     }
 
-    /// Whether this outcome makes its rule fail: a required case that failed or errored.
+    /// Whether this outcome makes its rule not conform: a required case that failed.
     pub fn breaks_rule(&self) -> bool {
-        self.level == Level::Required && matches!(self.status.kind(), StatusKind::Fail | StatusKind::Error)
+        self.level == Level::Required && self.status.kind() == StatusKind::Fail
+    }
+
+    /// Whether this outcome keeps its rule from conforming: a required case that failed, errored
+    /// or was skipped (the implementation declined it, or its answer could not be judged).
+    pub fn holds_rule_back(&self) -> bool {
+        self.level == Level::Required
+            && matches!(self.status.kind(), StatusKind::Fail | StatusKind::Error | StatusKind::Skip)
     }
 }

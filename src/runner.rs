@@ -5,24 +5,33 @@
 //! value, a target that cannot answer is an error value, and nothing a target does makes the
 //! runner panic.
 //!
-//! Every rejected invoke of a PLAT-162 case is also checked, without the case asking, for the
-//! parts of PLAT-162's one error that hold for every rejection: the error's shape, that its
-//! message mentions get_api_spec, each problem's field and each expected field, that its expected
-//! fields match, and that it is identical when the call is repeated, when the keys arrive in
-//! reverse order, and on every claimed transport. In a case of another rule a rejection is read
-//! for its problems only (`ErrorContract`).
+//! A case applies to an implementation that claims its rule, every rule it `needs`, and at least
+//! one transport it calls on; any other case is `not applicable`. A case the implementation
+//! declines (`unsupported`) is skipped, which leaves a required case's rule incomplete.
+//!
+//! Every rejected invoke of a PLAT-162 case is also checked, without the case asking, for what
+//! the rule text forces of its one error: it has a message, problems and expected fields; its
+//! expected fields include every declared root property the schema requires and nothing the
+//! schema does not expect; on HTTP it points to get_api_spec (in any string it holds); the same
+//! call repeated gives the identical error; and the same arguments with their keys reversed give
+//! the same problems. What PLAT-162 leaves open is checked at the interpretation level and
+//! reported apart ([`READING_CHECKS`]): that the message names every field and get_api_spec, that
+//! the expected fields are exactly the suite's set, and that the error is identical whatever the
+//! key order and on every transport. In a case of another rule a rejection is read for its
+//! problems only (`ErrorContract`).
 //!
 //! Describe cases compare the published schema with the registered one: required cases by the
 //! contract it states ([`crate::contract`]), interpretation cases as a document. A normalize the
-//! target refused ([`TargetError::Refused`]) fails when the expected arguments would pass
-//! validation, and is skipped as not observable when they would not.
+//! target refused ([`TargetError::Refused`]) fails when the expected arguments pass validation
+//! under every reading the text allows ([`crate::corpus::passes_validation`]), and is skipped as
+//! not observable otherwise.
 
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Problem, derived_expected_fields};
 use crate::compare::{order, same};
 use crate::config::Selection;
 use crate::contract::contract;
 use crate::corpus::Corpus;
-use crate::outcome::{Failure, Observation, Outcome, Status};
+use crate::outcome::{Failure, Observation, Outcome, ReadingCheck, Status};
 use crate::target::{Implementation, Invocation, Target, TargetError};
 use crate::tool::{Tool, Transport, View};
 use serde_json::{Map, Value, json};
@@ -37,11 +46,28 @@ pub struct Run {
 }
 
 impl Run {
-    /// Whether some required case failed or errored.
+    /// Whether some required case failed.
     pub fn breaks_a_rule(&self) -> bool {
         self.outcomes.iter().any(Outcome::breaks_rule)
     }
 }
+
+/// The checks the runner makes beyond what the rule text forces, by name, with what each holds an
+/// implementation to. Each is a reading of `docs/interpretations.md` ("Checks beyond the text"),
+/// reported apart and never deciding a case's status.
+pub const READING_CHECKS: [(&str, &str); 4] = [
+    (
+        "message-names-fields",
+        "the error's message mentions get_api_spec, every problem's field and every expected field",
+    ),
+    (
+        "expected-fields-exact",
+        "expected_fields is exactly every declared root property plus the names the root and its anyOf/oneOf \
+         branches require (or the case's own list)",
+    ),
+    ("same-error-whatever-key-order", "the same arguments with their keys in reverse order give the identical error"),
+    ("same-error-on-every-transport", "every claimed transport gives the identical error"),
+];
 
 /// Runs every case of `corpus` that `selection` selects, starting and stopping `target` once.
 pub fn run(corpus: &Corpus, selection: &Selection, target: &mut dyn Target) -> Run {
@@ -90,17 +116,23 @@ impl<T: Target> Session<T> {
 
     /// Runs one case.
     pub fn run_case(&mut self, case: &Case) -> Outcome {
-        Outcome::new(case, self.status(case))
+        let (status, readings) = self.status(case);
+        let mut outcome = Outcome::new(case, status);
+        outcome.readings = readings;
+        outcome
     }
 
-    /// Why `case` does not apply to this implementation (its rule, or all its transports, are
-    /// not claimed), or `None` when it applies.
-    pub fn skip_reason(&self, case: &Case) -> Option<String> {
+    /// Why `case` does not apply to this implementation (its rule, a rule it needs, or all its
+    /// transports are not claimed), or `None` when it applies.
+    pub fn not_applicable(&self, case: &Case) -> Option<String> {
         if self.start_error.is_some() {
             return None;
         }
         if !self.implementation.rules.contains(&case.rule) {
             return Some(format!("{} is not claimed", case.rule));
+        }
+        if let Some(need) = case.needs.iter().find(|r| !self.implementation.rules.contains(r)) {
+            return Some(format!("the case needs {need} too, which is not claimed"));
         }
         if let Check::Invoke { transports, .. } = &case.check {
             if !transports.iter().any(|t| self.implementation.transports.contains(t)) {
@@ -111,30 +143,35 @@ impl<T: Target> Session<T> {
         None
     }
 
-    fn status(&mut self, case: &Case) -> Status {
+    fn status(&mut self, case: &Case) -> (Status, Vec<ReadingCheck>) {
         if let Some(why) = &self.start_error {
-            return Status::Error { reason: format!("the implementation did not start: {why}") };
+            return (Status::Error { reason: format!("the implementation did not start: {why}") }, Vec::new());
         }
-        if let Some(reason) = self.skip_reason(case) {
-            return Status::Skip { reason };
+        if let Some(reason) = self.not_applicable(case) {
+            return (Status::NotApplicable { reason }, Vec::new());
         }
+        let no_readings = |status: Status| (status, Vec::new());
         let result = match &case.check {
-            Check::Normalize { input_schema, arguments, expect } => self.normalize(input_schema, arguments, expect),
+            Check::Normalize { input_schema, arguments, expect } => {
+                self.normalize(input_schema, arguments, expect).map(no_readings)
+            }
             Check::Invoke { tools, tool, arguments, transports, expect } => {
                 let contract =
                     if case.rule == ONE_ERROR_RULE { ErrorContract::OneError } else { ErrorContract::Problems };
                 self.invoke(tools, tool, arguments, transports, expect, contract)
             }
-            Check::Describe { tools, tool, views } => self.describe(tools, tool, views, case.level),
+            Check::Describe { tools, tool, views } => self.describe(tools, tool, views, case.level).map(no_readings),
         };
-        result.unwrap_or_else(|error| match error {
-            TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
-            TargetError::Broken(why) => Status::Error { reason: why },
-            TargetError::Refused(error) => Status::Error {
-                reason: format!(
-                    "a command other than normalize refused its input, which only normalize may do: {error}"
-                ),
-            },
+        result.unwrap_or_else(|error| {
+            no_readings(match error {
+                TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
+                TargetError::Broken(why) => Status::Error { reason: why },
+                TargetError::Refused(error) => Status::Error {
+                    reason: format!(
+                        "a command other than normalize refused its input, which only normalize may do: {error}"
+                    ),
+                },
+            })
         })
     }
 
@@ -204,11 +241,11 @@ impl<T: Target> Session<T> {
         transports: &[Transport],
         expect: &Expect<InvokeExpectation>,
         contract: ErrorContract,
-    ) -> Result<Status, TargetError> {
+    ) -> Result<(Status, Vec<ReadingCheck>), TargetError> {
         let claimed: Vec<Transport> =
             transports.iter().copied().filter(|t| self.implementation.transports.contains(t)).collect();
         let Some(&first) = claimed.first() else {
-            return Ok(Status::Skip { reason: "no transport of the case is claimed".into() });
+            return Ok((Status::NotApplicable { reason: "no transport of the case is claimed".into() }, Vec::new()));
         };
         self.register(tools)?;
         let mut calls = Vec::with_capacity(claimed.len());
@@ -227,13 +264,16 @@ impl<T: Target> Session<T> {
         let calls = Calls { calls, rechecks, schema, contract };
         Ok(match expect {
             Expect::One(expected) => match calls.judge(expected) {
-                Ok(()) => Status::Pass,
-                Err(failure) => Status::Fail(*failure),
+                Ok(()) => (Status::Pass, calls.readings(expected)),
+                Err(failure) => (Status::Fail(*failure), Vec::new()),
             },
-            Expect::Behaviours(behaviours) => Status::Observed(Observation {
-                behaviour: behaviours.iter().find(|(_, e)| calls.judge(e).is_ok()).map(|(name, _)| name.clone()),
-                actual: view(&calls.calls[0].1),
-            }),
+            Expect::Behaviours(behaviours) => (
+                Status::Observed(Observation {
+                    behaviour: behaviours.iter().find(|(_, e)| calls.judge(e).is_ok()).map(|(name, _)| name.clone()),
+                    actual: view(&calls.calls[0].1),
+                }),
+                Vec::new(),
+            ),
         })
     }
 }
@@ -287,6 +327,7 @@ fn refused(schema: &Value, expect: &Expect<Value>, error: Value) -> Status {
 }
 
 impl Calls<'_> {
+    /// The case's required checks: `Err` with the first failure.
     fn judge(&self, expected: &InvokeExpectation) -> Result<(), Box<Failure>> {
         match expected {
             InvokeExpectation::Executed { received } => {
@@ -300,42 +341,111 @@ impl Calls<'_> {
                 Ok(())
             }
             InvokeExpectation::Rejected { problems, expected_fields } => {
-                let fields = expected_fields.clone().unwrap_or_else(|| derived_expected_fields(self.schema));
+                let bounds = FieldBounds::of(self.schema, expected_fields.as_deref());
                 for (transport, invocation) in &self.calls {
-                    check_rejection(*transport, invocation, problems, &fields, self.contract)?;
+                    check_rejection(*transport, invocation, problems, &bounds, self.contract)?;
                 }
-                if self.contract == ErrorContract::Problems {
+                let Some((repeated, permuted)) = &self.rechecks else {
                     return Ok(());
-                }
+                };
                 let (first_transport, first) = &self.calls[0];
-                let first_error = view(first);
-                if let Some((repeated, permuted)) = &self.rechecks {
-                    for (what, again) in [("repeated", repeated), ("repeated with its keys in reverse order", permuted)]
-                    {
-                        let got = view(again);
-                        if !same(&first_error, &got) {
-                            return fail(format!("the same call {what} on {first_transport}"), first_error, got);
-                        }
-                    }
+                let (first_error, got) = (view(first), view(repeated));
+                if !same(&first_error, &got) {
+                    return fail(format!("the same call repeated on {first_transport}"), first_error, got);
                 }
-                for (transport, invocation) in &self.calls[1..] {
-                    let got = view(invocation);
-                    if !same(&first_error, &got) {
-                        return fail(format!("error on {transport}, against {first_transport}"), first_error, got);
-                    }
-                }
-                Ok(())
+                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(|mut failure| {
+                    failure.check = format!("{}, with the keys in reverse order", failure.check);
+                    failure
+                })
             }
         }
     }
+
+    /// The checks beyond the text, for a case whose required checks passed: none unless the
+    /// calls were rejected under the one-error contract.
+    fn readings(&self, expected: &InvokeExpectation) -> Vec<ReadingCheck> {
+        let InvokeExpectation::Rejected { problems, expected_fields } = expected else {
+            return Vec::new();
+        };
+        if self.contract != ErrorContract::OneError {
+            return Vec::new();
+        }
+        let fields = expected_fields.clone().unwrap_or_else(|| derived_expected_fields(self.schema));
+        let reading = |check: &str, failure: Option<Box<Failure>>| ReadingCheck {
+            check: check.to_string(),
+            failure: failure.map(|f| *f),
+        };
+        let first_failure = |each: &dyn Fn(Transport, &Value) -> Result<(), Box<Failure>>| {
+            self.calls.iter().find_map(|(transport, invocation)| each(*transport, &view(invocation)).err())
+        };
+        let mut checks = vec![
+            reading("message-names-fields", first_failure(&|t, e| message_names(t, &e["error"], problems, &fields))),
+            reading("expected-fields-exact", first_failure(&|t, e| exact_fields(t, &e["error"], &fields))),
+        ];
+        let (first_transport, first) = &self.calls[0];
+        let first_error = view(first);
+        if let Some((_, permuted)) = &self.rechecks {
+            let got = view(permuted);
+            let failure = (!same(&first_error, &got)).then(|| {
+                Box::new(Failure::new(
+                    format!("the same call with its keys in reverse order on {first_transport}"),
+                    first_error.clone(),
+                    got,
+                ))
+            });
+            checks.push(reading("same-error-whatever-key-order", failure));
+        }
+        if self.calls.len() > 1 {
+            let failure = self.calls[1..].iter().find_map(|(transport, invocation)| {
+                let got = view(invocation);
+                (!same(&first_error, &got)).then(|| {
+                    Box::new(Failure::new(
+                        format!("error on {transport}, against {first_transport}"),
+                        first_error.clone(),
+                        got,
+                    ))
+                })
+            });
+            checks.push(reading("same-error-on-every-transport", failure));
+        }
+        checks
+    }
 }
 
-/// One rejected call checked: outcome, shape, problems, expected fields and message.
+/// What the rule text forces of a rejection's `expected_fields`, whatever reading of "expected
+/// fields" an implementation takes: every root property the schema both declares and requires
+/// is listed (`least`), and nothing is listed that the schema does not expect under any reading
+/// (`most`: the declared properties, the names the root requires, and the names its anyOf/oneOf
+/// branches require, with the case's own list).
+struct FieldBounds {
+    least: Vec<String>,
+    most: Vec<String>,
+}
+
+impl FieldBounds {
+    fn of(schema: &Value, listed: Option<&[String]>) -> FieldBounds {
+        let declared = schema.get("properties").and_then(Value::as_object);
+        let required = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+        let mut least: Vec<String> =
+            required.filter(|name| declared.is_some_and(|d| d.contains_key(*name))).map(String::from).collect();
+        least.sort();
+        least.dedup();
+        let mut most = derived_expected_fields(schema);
+        most.extend(listed.into_iter().flatten().cloned());
+        most.sort();
+        most.dedup();
+        FieldBounds { least, most }
+    }
+}
+
+/// One rejected call checked for what the text forces: outcome, shape, problems, and under the
+/// one-error contract the bounds of its expected fields and, on HTTP, the pointer to
+/// get_api_spec.
 fn check_rejection(
     transport: Transport,
     invocation: &Invocation,
     problems: &[Problem],
-    fields: &[String],
+    bounds: &FieldBounds,
     contract: ErrorContract,
 ) -> Result<(), Box<Failure>> {
     let Invocation::Rejected { handler_calls: 0, error } = invocation else {
@@ -371,28 +481,76 @@ fn check_rejection(
     if !same(&want, &got) {
         return fail(format!("problems named on {transport}"), want, got);
     }
-    let (ErrorContract::OneError, Some(message), Some(actual_fields)) = (contract, message, actual_fields) else {
+    let (ErrorContract::OneError, Some(actual_fields)) = (contract, actual_fields) else {
         return Ok(());
     };
-    let want_fields = sorted_strings(fields.iter().map(String::as_str));
-    let got_fields = sorted_strings(actual_fields.iter().filter_map(Value::as_str));
-    if !same(&want_fields, &got_fields) {
-        return fail(format!("expected_fields on {transport}"), want_fields, got_fields);
+    let listed: Vec<&str> = actual_fields.iter().filter_map(Value::as_str).collect();
+    let missing: Vec<&str> = bounds.least.iter().map(String::as_str).filter(|f| !listed.contains(f)).collect();
+    if !missing.is_empty() {
+        return fail(
+            format!("expected_fields on {transport}: the declared properties the schema requires are all listed"),
+            sorted_strings(bounds.least.iter().map(String::as_str)),
+            sorted_strings(listed.iter().copied()),
+        );
     }
-    let mut terms: Vec<&str> = vec!["get_api_spec"];
+    let strays: Vec<&str> = listed.iter().copied().filter(|f| !bounds.most.iter().any(|m| m == f)).collect();
+    if !strays.is_empty() {
+        return fail(
+            format!("expected_fields on {transport}: only names the schema expects are listed"),
+            sorted_strings(bounds.most.iter().map(String::as_str)),
+            sorted_strings(listed.iter().copied()),
+        );
+    }
+    if transport == Transport::Http && !mentions(error, SPEC_TOOL) {
+        return fail(
+            format!("the error on {transport} points to {SPEC_TOOL} (in any string it holds)"),
+            json!({ "mentions": SPEC_TOOL }),
+            error.clone(),
+        );
+    }
+    Ok(())
+}
+
+/// The discovery tool PLAT-162's error points HTTP callers back to.
+const SPEC_TOOL: &str = "get_api_spec";
+
+/// Whether some key or string anywhere in `value` contains `word`.
+fn mentions(value: &Value, word: &str) -> bool {
+    match value {
+        Value::String(text) => text.contains(word),
+        Value::Array(items) => items.iter().any(|v| mentions(v, word)),
+        Value::Object(map) => map.iter().any(|(k, v)| k.contains(word) || mentions(v, word)),
+        _ => false,
+    }
+}
+
+/// Reading `message-names-fields`: the message mentions get_api_spec, every problem's field and
+/// every expected field.
+fn message_names(
+    transport: Transport,
+    error: &Value,
+    problems: &[Problem],
+    fields: &[String],
+) -> Result<(), Box<Failure>> {
+    let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
+    let mut terms: Vec<&str> = vec![SPEC_TOOL];
     terms.extend(problems.iter().filter_map(|p| p.field.as_deref()));
     terms.extend(fields.iter().map(String::as_str));
     terms.sort();
     terms.dedup();
     let found: Vec<&str> = terms.iter().copied().filter(|t| message.contains(t)).collect();
-    if found.len() != terms.len() {
-        return fail(
-            format!("words the message mentions on {transport} (message: {message:?})"),
-            json!(terms),
-            json!(found),
-        );
+    if found.len() == terms.len() {
+        return Ok(());
     }
-    Ok(())
+    fail(format!("words the message mentions on {transport} (message: {message:?})"), json!(terms), json!(found))
+}
+
+/// Reading `expected-fields-exact`: the error lists exactly the suite's expected fields.
+fn exact_fields(transport: Transport, error: &Value, fields: &[String]) -> Result<(), Box<Failure>> {
+    let want = sorted_strings(fields.iter().map(String::as_str));
+    let listed = error.get("expected_fields").and_then(Value::as_array).into_iter().flatten();
+    let got = sorted_strings(listed.filter_map(Value::as_str));
+    if same(&want, &got) { Ok(()) } else { fail(format!("expected_fields on {transport}"), want, got) }
 }
 
 /// Problems reduced to what cases compare (kind, field, and alternatives when the case gives

@@ -1,9 +1,11 @@
 //! The corpus as `cargo test` trials (libtest-mimic): one trial per case, named by its id, with
 //! its rule as the kind, run against any [`Target`].
 //!
-//! A trial fails when its case fails or errors, at the required or the interpretation level;
-//! informational trials pass whatever behaviour they see, unless the target breaks. Cases of a
-//! rule or transports the target does not claim are marked ignored. Another crate runs the corpus against its
+//! A trial fails when its case fails or errors, at the required or the interpretation level, and
+//! when a required case is skipped (declined as unsupported, or not observable): declining is never
+//! conforming. Informational trials pass whatever behaviour they see, unless the target breaks.
+//! Cases that do not apply (their rule, a rule they need, or their transports are not claimed)
+//! are marked ignored. Another crate runs the corpus against its
 //! own runtime from its own `cargo test`:
 //!
 //! ```no_run
@@ -18,6 +20,7 @@
 //! }
 //! ```
 
+use crate::case::Level;
 use crate::corpus::Corpus;
 use crate::outcome::Status;
 use crate::report::terminal;
@@ -29,7 +32,7 @@ use std::sync::{Arc, Mutex};
 /// One trial per case of `corpus`, all sharing one started `target`.
 pub fn trials<T: Target + Send + 'static>(corpus: &Corpus, target: T) -> Vec<Trial> {
     let session = Session::start(target);
-    let skips: Vec<bool> = corpus.cases.iter().map(|case| session.skip_reason(case).is_some()).collect();
+    let skips: Vec<bool> = corpus.cases.iter().map(|case| session.not_applicable(case).is_some()).collect();
     let shared = Arc::new(Mutex::new(session));
     corpus
         .cases
@@ -44,9 +47,13 @@ pub fn trials<T: Target + Send + 'static>(corpus: &Corpus, target: T) -> Vec<Tri
                     Ok(mut session) => session.run_case(&case),
                     Err(poisoned) => poisoned.into_inner().run_case(&case),
                 };
-                match outcome.status {
+                match &outcome.status {
                     Status::Fail(_) | Status::Error { .. } => Err(Failed::from(terminal::failure(&outcome))),
-                    Status::Pass | Status::Observed(_) | Status::Skip { .. } => Ok(()),
+                    Status::Skip { reason } if outcome.level == Level::Required => Err(Failed::from(format!(
+                        "{}: skipped ({reason}); a required case declined or not observable leaves its rule incomplete",
+                        outcome.id
+                    ))),
+                    Status::Pass | Status::Observed(_) | Status::Skip { .. } | Status::NotApplicable { .. } => Ok(()),
                 }
             })
             .with_kind(rule)

@@ -2,9 +2,11 @@
 //! (`{"schemaVersion": 1, "label", "message", "color"}`), so that a published standing can be
 //! shown as a badge that follows the committed file.
 //!
-//! The label is the rule id; the message is the verdict and, when required cases ran, how many of
-//! them passed (`conforms, 58/58 required`); the color is green when the rule conforms, red when
-//! it does not, and grey when it is not claimed or was not run.
+//! The label is the rule id; the message is the verdict and how many of the judged required cases
+//! (passed, failed or errored; never skipped) passed (`conforms, 58/58 required`). The color is
+//! green only when the rule conforms over a whole run of it, red when it does not conform, yellow
+//! when it is incomplete (with the skipped count), and grey when it is not claimed, was not run,
+//! or the selection left out some of its cases (`partial selection, 1/1 required`: no verdict).
 
 use super::Report;
 use crate::case::Level;
@@ -29,17 +31,24 @@ pub struct Badge {
 impl Badge {
     /// The badge of one rule's standing.
     pub fn of(rule: &RuleStanding) -> Badge {
-        let required = rule.totals.total(Level::Required);
+        let judged = rule.totals.judged(Level::Required);
         let passed = rule.totals.get(Level::Required, StatusKind::Pass);
+        let unjudged = rule.totals.get(Level::Required, StatusKind::Skip);
+        if !rule.whole && rule.verdict != Verdict::NotRun {
+            let message = format!("partial selection, {passed}/{judged} required");
+            return Badge { schema_version: 1, label: rule.rule.clone(), message, color: "lightgrey".into() };
+        }
         let message = match rule.verdict {
-            Verdict::Conforms | Verdict::DoesNotConform if required > 0 => {
-                format!("{}, {passed}/{required} required", rule.verdict.as_str())
+            Verdict::Conforms | Verdict::DoesNotConform if judged > 0 => {
+                format!("{}, {passed}/{judged} required", rule.verdict.as_str())
             }
+            Verdict::Incomplete => format!("incomplete, {passed}/{judged} required, {unjudged} skipped"),
             verdict => verdict.as_str().to_string(),
         };
         let color = match rule.verdict {
             Verdict::Conforms => "brightgreen",
             Verdict::DoesNotConform => "red",
+            Verdict::Incomplete => "yellow",
             Verdict::NotClaimed | Verdict::NotRun => "lightgrey",
         };
         Badge { schema_version: 1, label: rule.rule.clone(), message, color: color.into() }

@@ -251,6 +251,7 @@ fn case(out: &mut String, report: &Report, outcome: &Outcome) {
         }
         Status::Error { reason } => row("reason", pre(reason)),
         Status::Skip { reason } => row("skipped because", escape(reason)),
+        Status::NotApplicable { reason } => row("not applicable", escape(reason)),
         Status::Observed(o) => {
             row("behaviour seen", format!("<code>{}</code>", escape(o.behaviour.as_deref().unwrap_or("other"))));
             row("actual", pre(&crate::diff::pretty(&o.actual)));

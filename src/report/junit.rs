@@ -72,9 +72,24 @@ fn test_case(report: &Report, outcome: &Outcome) -> TestCase {
     let expected = report.expected_failures.as_ref().and_then(|t| t.expected_reason(&outcome.id));
     let status = match &outcome.status {
         Status::Pass | Status::Observed(_) => TestCaseStatus::success(),
+        Status::NotApplicable { reason } => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_type("not-applicable").set_message(reason.as_str());
+            status
+        }
+        Status::Skip { reason } if outcome.level == Level::Required && expected.is_none() => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_type("declined").set_message(format!(
+                "skipped ({reason}): a required case declined or not observable leaves its rule incomplete"
+            ));
+            status
+        }
         Status::Skip { reason } => {
             let mut status = TestCaseStatus::skipped();
-            status.set_type("skip").set_message(reason.as_str());
+            match expected {
+                Some(why) => status.set_type("expected-skip").set_message(format!("expected to skip: {why}")),
+                None => status.set_type("skip").set_message(reason.as_str()),
+            };
             status
         }
         Status::Fail(_) | Status::Error { .. } => {

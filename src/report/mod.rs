@@ -20,7 +20,7 @@ pub mod terminal;
 
 use crate::corpus::Corpus;
 use crate::digest::CorpusDigest;
-use crate::expectations::Triage;
+use crate::expectations::{ExpectedFailures, Triage};
 use crate::outcome::{Outcome, Status};
 use crate::rules::Catalog;
 use crate::runner::Run;
@@ -72,8 +72,10 @@ impl Report {
     }
 
     /// The report of a run of `corpus`, with the digest of the case files that ran.
+    /// A selection that leaves out some case of a rule is marked as partial for that rule.
     pub fn for_corpus(corpus: &Corpus, run: &Run) -> Report {
         let mut report = Report::new(&corpus.catalog, run);
+        report.standing = Standing::of_run(corpus, &run.implementation, &run.outcomes);
         report.suite.corpus = Some(CorpusDigest::of_run(corpus, &run.outcomes));
         report
     }
@@ -84,12 +86,22 @@ impl Report {
         self
     }
 
+    /// The same report, seen through `file` (the triage of [`ExpectedFailures::triage`], given
+    /// this report's outcomes and unjudged clauses).
+    pub fn triaged(self, file: &ExpectedFailures) -> Report {
+        let unjudged: Vec<String> =
+            self.standing.rules.iter().flat_map(|r| r.unjudged_clauses.iter().cloned()).collect();
+        let triage = file.triage(&self.cases, &unjudged);
+        self.with_expected_failures(triage)
+    }
+
     /// Whether the run this report shows fails: with an expected-failures triage, when it has a
-    /// new failure or a stale entry; without, when a required case failed or errored.
+    /// new failure, a stale entry or an unjudged clause; without, when some rule's verdict is
+    /// `does not conform` or `incomplete`.
     pub fn fails_run(&self) -> bool {
         match &self.expected_failures {
             Some(triage) => triage.fails_run(),
-            None => self.cases.iter().any(Outcome::breaks_rule),
+            None => self.standing.rules.iter().any(|r| !r.verdict.is_clean()),
         }
     }
 
@@ -128,8 +140,9 @@ fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
     std::fs::rename(&partial, path)
 }
 
-/// A table cell for one level of a [`crate::standing::Counts`]: `passed/total`, then any
-/// failures, errors and skips, or the number observed for informational cases; `-` when empty.
+/// A table cell for one level of a [`crate::standing::Counts`]: `passed/judged` (judged: passed,
+/// failed or errored; a skip is never in the denominator), then any failures, errors and skips,
+/// or the number observed for informational cases; `N n/a` when none applied; `-` when empty.
 pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> String {
     use crate::case::Level;
     use crate::outcome::StatusKind as S;
@@ -147,7 +160,11 @@ pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> Stri
         }
         return text;
     }
-    let mut text = format!("{}/{}", counts.get(level, S::Pass), total);
+    let judged = counts.judged(level);
+    if judged == 0 && counts.get(level, S::Skip) == 0 {
+        return format!("{} n/a", counts.get(level, S::NotApplicable));
+    }
+    let mut text = format!("{}/{}", counts.get(level, S::Pass), judged);
     for kind in [S::Fail, S::Error, S::Skip] {
         let n = counts.get(level, kind);
         if n > 0 {

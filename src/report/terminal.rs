@@ -38,6 +38,7 @@ impl Paint {
         let style = match verdict {
             Verdict::Conforms => AnsiColor::Green.on_default().bold(),
             Verdict::DoesNotConform => AnsiColor::Red.on_default().bold(),
+            Verdict::Incomplete => AnsiColor::Yellow.on_default().bold(),
             Verdict::NotClaimed | Verdict::NotRun => Style::new().dimmed(),
         };
         self.with(style, verdict.as_str())
