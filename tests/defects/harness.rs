@@ -6,7 +6,9 @@
 //! reference's executor (`registry::Executor::execute` and the three transports of
 //! `reference::transport`) from the crate's public pieces, so that a hook can sit between any two
 //! of its steps: the wire form of each transport, normalization, what validation compiles and
-//! sees, whether it runs, the error object, and what the handler receives. With no hook
+//! sees, whether it runs, the error object, and what the handler receives. Two more hooks change
+//! what the target claims at start and whether its normalize validates too, refusing what fails
+//! (a runtime that normalizes and validates in one step). With no hook
 //! overridden ([`NoDefect`]) it gives the same outcome as the reference on every case; the test
 //! `the_unchanged_wrapper_is_the_reference` checks that, so every difference a defect makes is
 //! its one change.
@@ -72,6 +74,19 @@ pub trait Defect {
     /// The schema a view publishes, given the one the reference publishes.
     fn describe(&self, _view: View, published: Value) -> Value {
         published
+    }
+
+    /// The rules the target claims in `start`, given the ones the reference claims.
+    fn claims(&self, rules: Vec<String>) -> Vec<String> {
+        rules
+    }
+
+    /// Whether normalize and validation are one step: when this is true, normalize validates
+    /// what it made of the arguments the way a direct invoke does (through the hooks above) and
+    /// answers [`TargetError::Refused`] with the error when they fail, else the normalized
+    /// arguments.
+    fn one_step(&self) -> bool {
+        false
     }
 }
 
@@ -144,11 +159,16 @@ impl Target for Defective {
     fn start(&mut self) -> Result<Implementation, TargetError> {
         let mut implementation = self.reference.start()?;
         implementation.name = format!("reference with defect {}", self.name);
+        implementation.rules = self.defect.claims(implementation.rules);
         Ok(implementation)
     }
 
     fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
-        Ok(self.defect.normalize(input_schema, arguments))
+        let normalized = self.defect.normalize(input_schema, arguments);
+        if !self.defect.one_step() {
+            return Ok(normalized);
+        }
+        refuse_invalid(self.defect.as_ref(), input_schema, arguments, normalized)
     }
 
     fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
@@ -210,6 +230,32 @@ impl Target for Defective {
                 Invocation::Rejected { handler_calls, error: defect.error(transport, schema, &raw, rejection) }
             }
         })
+    }
+}
+
+/// The name a one-step normalize gives the tool in its error (normalize names no tool).
+pub const NORMALIZE_TOOL: &str = "tool";
+
+/// A one-step normalize ([`Defect::one_step`]): `normalized` validated as a direct invoke would
+/// validate it, refused with the error when that fails.
+fn refuse_invalid(defect: &dyn Defect, schema: &Value, raw: &Value, normalized: Value) -> Result<Value, TargetError> {
+    let transport = Transport::Direct;
+    let prepared = defect.before_validation(schema, normalized.clone());
+    if !defect.validates(transport, &prepared) {
+        return Ok(normalized);
+    }
+    let enforced = Tool {
+        name: NORMALIZE_TOOL.into(),
+        description: None,
+        input_schema: defect.enforced_schema(schema, transport),
+    };
+    let validator = ArgumentValidator::compile(&enforced).map_err(TargetError::Unsupported)?;
+    match validator.validate(&defect.validation_view(schema, raw, &prepared)) {
+        Ok(()) => Ok(normalized),
+        Err(mut rejection) => {
+            rejection.expected_fields = expected_fields(schema);
+            Err(TargetError::Refused(defect.error(transport, schema, raw, rejection)))
+        }
     }
 }
 
