@@ -211,9 +211,11 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
     let _ = writeln!(
         out,
         "Each column is one implementation's `standing.json` in this folder, as a run with `--report` \
-         wrote it. A cell counts the required cases of a clause: passed/total, then failures, errors and \
-         skips (a skip is a case the implementation answered `unsupported`, or whose transport it does \
-         not claim). Below the tables, each implementation's failures are grouped by what lies behind \
+         wrote it. A cell counts the required cases of a clause: passed/judged (judged: passed, failed or \
+         errored), then failures, errors and skips (a skip is a case the implementation declined as \
+         `unsupported`, or whose answer could not show what it checks: never a pass, and never in the \
+         denominator); `N n/a` when no case applied (its rule, a rule it needs, or its transports are not \
+         claimed). Below the tables, each implementation's failures are grouped by what lies behind \
          them.\n"
     );
     if standings.is_empty() {
@@ -405,7 +407,7 @@ mod tests {
             ),
             "{page}"
         );
-        assert!(page.contains("| R-1.a | 1/1 | 0/1, 1 fail | 0/1, 1 error | 0/1, 1 skip |"), "{page}");
+        assert!(page.contains("| R-1.a | 1/1 | 0/1, 1 fail | 0/1, 1 error | 0/0, 1 skip |"), "{page}");
         assert!(page.contains("| corpus | `0123456789ab` |"), "{page}");
         assert!(page.contains("| It decodes \\| nothing. | 1 (1 required) | R-1.a |"), "{page}");
         assert!(

@@ -5,7 +5,7 @@
 //! Ajv open objects, single-pass entity decoding, transports that skip validation, drifting
 //! published schemas) — fails at least one required case citing the clause it breaks. (Two
 //! defects whose behaviour the readings make an interpretation, the order of JSON and
-//! entity decoding and injected defaults, are held to interpretation cases instead; at least 28
+//! entity decoding and injected defaults, are held to interpretation cases instead, and one, an error that names its transport, to the checks beyond the text; at least 28
 //! are held to required ones.) A defect the corpus cannot tell from the reference is a clause
 //! without power, so the test lists every such gap at once. The defects live in `defects/catalog.rs`; `defects/harness.rs` is the wrapper
 //! that applies one to the reference, and a test here checks that the wrapper with no defect is
@@ -134,8 +134,14 @@ fn find(corpus: &Corpus, entry: harness::Entry) -> Finding {
     let mut target = Defective::new(entry.name, entry.defect);
     let clause = Selection::new(Vec::new(), vec![entry.clause.to_string()], Vec::new()).expect("a clause selection");
     let in_clause = run(corpus, &clause, &mut target).outcomes;
-    let at_level = |o: &&Outcome| o.level == entry.level;
-    let caught: Vec<String> = in_clause.iter().filter(at_level).filter(|o| caught(o)).map(|o| o.id.clone()).collect();
+    // A defect held to the interpretation level is caught by an interpretation case of its clause,
+    // or by a check beyond the text (a reading check) on any case of it.
+    let at_level = |o: &&Outcome| o.level == entry.level || (entry.level == Level::Interpretation && !o.readings.is_empty());
+    let caught_here = |o: &&Outcome| {
+        (o.level == entry.level && caught(o))
+            || (entry.level == Level::Interpretation && o.readings.iter().any(|r| r.failure.is_some()))
+    };
+    let caught: Vec<String> = in_clause.iter().filter(caught_here).map(|o| o.id.clone()).collect();
     let of = in_clause.iter().filter(at_level).count();
     let elsewhere = if caught.is_empty() {
         let whole = run_against(corpus, &mut target);

@@ -19,6 +19,7 @@ fn outcome(id: &str, level: Level, clauses: &[&str], status: Status) -> Outcome 
         note: (level != Level::Required).then(|| "The reading taken.".to_string()),
         location: format!("{}.yaml:3:9", id.rsplit_once('/').unwrap().0),
         status,
+        readings: Vec::new(),
     }
 }
 
@@ -69,7 +70,13 @@ fn fixed_report() -> Report {
             "PLAT-162/c/skipped",
             Level::Required,
             &["PLAT-162.closed-root"],
-            Status::Skip { reason: "PLAT-162 is not claimed".into() },
+            Status::NotApplicable { reason: "PLAT-162 is not claimed".into() },
+        ),
+        outcome(
+            "RT-TOOL-8/a/declined",
+            Level::Required,
+            &["RT-TOOL-8.3"],
+            Status::Skip { reason: "unsupported: a schema the runtime cannot express".into() },
         ),
     ];
     let corpus = CorpusDigest::of_files([
@@ -144,8 +151,7 @@ fn triaged_report() -> Report {
         "- case: RT-TOOL-8/a/fails\n  reason: We decode once (issue 12).\n- clause: RT-TOOL-8.2\n  reason: Fixed since.\n",
     )
     .expect("the file parses");
-    let triage = file.triage(&report.cases);
-    report.with_expected_failures(triage)
+    report.triaged(&file)
 }
 
 #[test]
@@ -165,9 +171,13 @@ fn the_standing_counts_and_verdicts() {
     let report = fixed_report();
     let rt = &report.standing.rules[0];
     assert_eq!(rt.verdict.as_str(), "does not conform");
-    assert_eq!(rt.totals.total(Level::Required), 2);
+    assert_eq!(rt.totals.total(Level::Required), 3);
+    // A skip is never in a pass fraction's denominator.
+    assert_eq!(tool_conformance::report::cell(&rt.totals, Level::Required), "1/2, 1 fail, 1 skip");
     let plat = &report.standing.rules[1];
     assert_eq!(plat.verdict.as_str(), "not claimed");
+    let closed = plat.clauses.iter().find(|c| c.clause == "PLAT-162.closed-root").unwrap();
+    assert_eq!(tool_conformance::report::cell(&closed.counts, Level::Required), "1 n/a");
     let clause_4 = rt.clauses.iter().find(|c| c.clause == "RT-TOOL-8.4").unwrap();
     assert_eq!(tool_conformance::report::cell(&clause_4.counts, Level::Required), "0/1, 1 fail");
     assert_eq!(tool_conformance::report::cell(&clause_4.counts, Level::Interpretation), "0/1, 1 error");

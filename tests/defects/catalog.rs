@@ -333,7 +333,7 @@ pub fn all() -> Vec<Entry> {
         entry(
             "error-names-transport",
             "PLAT-162.one-error",
-            Required,
+            Interpretation,
             "the http bridge prefixes its message with the status line",
             Box::new(ErrorNamesTransport),
         ),
