@@ -136,7 +136,8 @@ fn find(corpus: &Corpus, entry: harness::Entry) -> Finding {
     let in_clause = run(corpus, &clause, &mut target).outcomes;
     // A defect held to the interpretation level is caught by an interpretation case of its clause,
     // or by a check beyond the text (a reading check) on any case of it.
-    let at_level = |o: &&Outcome| o.level == entry.level || (entry.level == Level::Interpretation && !o.readings.is_empty());
+    let at_level =
+        |o: &&Outcome| o.level == entry.level || (entry.level == Level::Interpretation && !o.readings.is_empty());
     let caught_here = |o: &&Outcome| {
         (o.level == entry.level && caught(o))
             || (entry.level == Level::Interpretation && o.readings.iter().any(|r| r.failure.is_some()))
