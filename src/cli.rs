@@ -37,7 +37,7 @@ macro_rules! outln {
 #[derive(Parser)]
 #[command(name = "tool-conformance", version, about, long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 every selected required case passed; 1 some required case failed or errored (with --expected-failures: a failure not listed, or a listed case that now passes), or compare found a regression; 2 bad usage or a bad corpus."
+    after_help = "Exit codes: 0 every rule conforms, is not claimed or was not run; 1 some rule does not conform (a required case failed) or is incomplete (a required case errored or was skipped, or a clause had no applicable case); with --expected-failures: such a case not listed, or a stale entry; or compare found a regression; 2 bad usage or a bad corpus."
 )]
 struct Cli {
     /// Color the output: auto (when stdout is a terminal that shows colors and NO_COLOR is
