@@ -8,8 +8,10 @@
 //! that came from an implementation or from a case (names, versions, error reasons, JSON values,
 //! diffs, ids) is escaped for HTML text or attribute context with [`escape`], so markup in it
 //! shows as text; the policy is a second wall behind the escaping, not a replacement for it.
+//! Controls, bidi controls, zero-width characters and lone-surrogate stand-ins show escaped
+//! (`\u{202E}`, `\u{D800}`), as in every report ([`super::inert`]).
 
-use super::{Report, cell};
+use super::{Report, cell, inert};
 use crate::case::Level;
 use crate::outcome::{Outcome, Status};
 use crate::standing::Verdict;
@@ -259,17 +261,20 @@ fn case(out: &mut String, report: &Report, outcome: &Outcome) {
     out.push_str("</dl>\n</details>\n");
 }
 
-/// `text` made inert in HTML text and in quoted attribute values.
+/// `text` made inert in HTML text and in quoted attribute values: markup as character
+/// references, and hidden characters but the newline written escaped as [`inert::escape_char`]
+/// does.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
+            '\n' => out.push(c),
+            c if inert::is_hidden(c) => out.push_str(&inert::escape_char(c)),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\0' => out.push('\u{fffd}'),
             _ => out.push(c),
         }
     }
