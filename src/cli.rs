@@ -218,6 +218,7 @@ fn run(config: &RunConfig, expected_failures: Option<&Path>) -> Result<u8> {
     };
     let selected = corpus.cases.iter().filter(|c| config.selection.matches(c)).count();
     let progress = Progress::new(selected);
+    let started = std::time::Instant::now();
     let ran = jobs::run_with_progress(&corpus, config, &|outcome| progress.case_done(&outcome.id));
     progress.finish();
     let ran = ran?;
@@ -236,6 +237,9 @@ fn run(config: &RunConfig, expected_failures: Option<&Path>) -> Result<u8> {
         report.write_dir(dir).with_context(|| format!("writing the report to {}", dir.display()))?;
         outln!("\nreport written to {}", dir.display());
     }
+    let elapsed = started.elapsed();
+    let summary = |colored| format!("\n{}\n", terminal::summary_line(&report, elapsed, colored));
+    print_maybe_colored(|| summary(false), || summary(true));
     Ok(if report.fails_run() { exit::NONCONFORMING } else { exit::CONFORMS })
 }
 

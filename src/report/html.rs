@@ -8,8 +8,10 @@
 //! that came from an implementation or from a case (names, versions, error reasons, JSON values,
 //! diffs, ids) is escaped for HTML text or attribute context with [`escape`], so markup in it
 //! shows as text; the policy is a second wall behind the escaping, not a replacement for it.
+//! Controls, bidi controls, zero-width characters and lone-surrogate stand-ins show escaped
+//! (`\u{202E}`, `\u{D800}`), as in every report ([`super::inert`]).
 
-use super::{Report, cell};
+use super::{Report, cell, inert};
 use crate::case::Level;
 use crate::outcome::{Outcome, Status};
 use crate::standing::Verdict;
@@ -28,7 +30,7 @@ h3 { font-size: 1.05rem; }
 table { border-collapse: collapse; margin: .5rem 0 1rem; }
 th, td { border: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; }
 th { background: var(--code); } td.n { white-space: nowrap; }
-.verdict { font-weight: 600; } .v-conforms { color: var(--pass); } .v-does-not-conform { color: var(--fail); }
+.verdict { font-weight: 600; } .v-conforms { color: var(--pass); } .v-does-not-conform { color: var(--fail); } .v-incomplete { color: var(--fail); }
 .v-not-claimed, .v-not-run { color: var(--skip); }
 details.case { border: 1px solid var(--line); border-left: 4px solid var(--skip); border-radius: 4px;
   margin: .35rem 0; padding: .25rem .6rem; }
@@ -72,7 +74,7 @@ pub fn render(report: &Report) -> String {
             escape(&format!("rule-{}", rule.rule)),
             escape(&rule.rule),
             verdict_class(rule.verdict),
-            escape(rule.verdict.as_str())
+            escape(&rule.headline())
         );
         let _ = writeln!(out, "<p>{}</p>", escape(&rule.title));
         out.push_str(
@@ -260,17 +262,20 @@ fn case(out: &mut String, report: &Report, outcome: &Outcome) {
     out.push_str("</dl>\n</details>\n");
 }
 
-/// `text` made inert in HTML text and in quoted attribute values.
+/// `text` made inert in HTML text and in quoted attribute values: markup as character
+/// references, and hidden characters but the newline written escaped as [`inert::escape_char`]
+/// does.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
+            '\n' => out.push(c),
+            c if inert::is_hidden(c) => out.push_str(&inert::escape_char(c)),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\0' => out.push('\u{fffd}'),
             _ => out.push(c),
         }
     }

@@ -18,8 +18,16 @@
 //!   stale entry.
 //!
 //! Nothing in the file depends on time: no timestamps and no durations.
+//!
+//! The file is well-formed XML 1.0 whatever the strings hold: every string goes through
+//! [`super::inert`] before quick-junit sees it, so the characters XML forbids (C0 controls,
+//! U+FFFE, U+FFFF), the other controls, bidi and zero-width characters and lone-surrogate
+//! stand-ins show escaped (`\u{FFFF}`, `\u{D800}`). quick-junit itself would drop C0 controls
+//! and ANSI sequences silently, and pass U+FFFE and U+FFFF through. Attribute values are one
+//! line (a newline shows as `\u{A}`); element text keeps its newlines.
 
 use super::Report;
+use super::inert::{multi_line, one_line};
 use crate::case::Level;
 use crate::outcome::{Outcome, Status};
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
@@ -28,19 +36,19 @@ use std::fmt::Write as _;
 /// The report as JUnit XML.
 pub fn render(report: &Report) -> String {
     let i = &report.implementation;
-    let mut junit = quick_junit::Report::new(format!(
+    let mut junit = quick_junit::Report::new(one_line(&format!(
         "{} {} against {} {}",
         report.suite.name, report.suite.version, i.name, i.version
-    ));
+    )));
     for rule in &report.standing.rules {
-        let mut suite = TestSuite::new(rule.rule.as_str());
-        suite.add_property(Property::new("title", rule.title.as_str()));
-        suite.add_property(Property::new("verdict", rule.verdict.as_str()));
-        suite.add_property(Property::new("suite-version", report.suite.version.as_str()));
+        let mut suite = TestSuite::new(one_line(&rule.rule));
+        suite.add_property(property("title", &rule.title));
+        suite.add_property(property("verdict", rule.verdict.as_str()));
+        suite.add_property(property("suite-version", &report.suite.version));
         if let Some(corpus) = &report.suite.corpus {
-            suite.add_property(Property::new("corpus-digest", corpus.digest.as_str()));
+            suite.add_property(property("corpus-digest", &corpus.digest));
         }
-        suite.add_property(Property::new("implementation", format!("{} {}", i.name, i.version)));
+        suite.add_property(property("implementation", &format!("{} {}", i.name, i.version)));
         for outcome in report.cases.iter().filter(|o| o.rule == rule.rule) {
             suite.add_test_case(test_case(report, outcome));
         }
@@ -51,13 +59,13 @@ pub fn render(report: &Report) -> String {
         for stale in &triage.stale {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status.set_type("stale-entry");
-            status.set_message(format!("listed as expected to fail, but passes: {}", stale.entry.reason));
-            status.set_description(format!(
+            status.set_message(one_line(&format!("listed as expected to fail, but passes: {}", stale.entry.reason)));
+            status.set_description(multi_line(&format!(
                 "Remove the entry for {}: these cases ran and none failed:\n{}",
                 stale.entry.subject,
                 stale.passing.join("\n")
-            ));
-            suite.add_test_case(TestCase::new(stale.entry.subject.to_string(), status));
+            )));
+            suite.add_test_case(TestCase::new(one_line(&stale.entry.subject.to_string()), status));
         }
         junit.add_test_suite(suite);
     }
@@ -74,21 +82,21 @@ fn test_case(report: &Report, outcome: &Outcome) -> TestCase {
         Status::Pass | Status::Observed(_) => TestCaseStatus::success(),
         Status::NotApplicable { reason } => {
             let mut status = TestCaseStatus::skipped();
-            status.set_type("not-applicable").set_message(reason.as_str());
+            status.set_type("not-applicable").set_message(one_line(reason));
             status
         }
         Status::Skip { reason } if outcome.level == Level::Required && expected.is_none() => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_type("declined").set_message(format!(
+            status.set_type("declined").set_message(one_line(&format!(
                 "skipped ({reason}): a required case declined or not observable leaves its rule incomplete"
-            ));
+            )));
             status
         }
         Status::Skip { reason } => {
             let mut status = TestCaseStatus::skipped();
             match expected {
-                Some(why) => status.set_type("expected-skip").set_message(format!("expected to skip: {why}")),
-                None => status.set_type("skip").set_message(reason.as_str()),
+                Some(why) => status.set_type("expected-skip").set_message(one_line(&format!("expected to skip: {why}"))),
+                None => status.set_type("skip").set_message(one_line(reason)),
             };
             status
         }
@@ -99,33 +107,38 @@ fn test_case(report: &Report, outcome: &Outcome) -> TestCase {
             };
             let mut status = if let Some(reason) = expected {
                 let mut status = TestCaseStatus::skipped();
-                status.set_type("expected-failure").set_message(format!("expected to {what}: {reason}"));
+                status.set_type("expected-failure").set_message(one_line(&format!("expected to {what}: {reason}")));
                 status
             } else if outcome.level != Level::Required {
                 let mut status = TestCaseStatus::skipped();
                 status
-                    .set_type(outcome.level.as_str())
+                    .set_type(one_line(outcome.level.as_str()))
                     .set_message(format!("{what}s under the suite's reading, which does not decide the verdict"));
                 status
             } else {
                 let mut status = TestCaseStatus::non_success(kind);
-                status.set_type(what).set_message(headline(outcome));
+                status.set_type(what).set_message(one_line(&headline(outcome)));
                 status
             };
-            status.set_description(details(outcome));
+            status.set_description(multi_line(&details(outcome)));
             status
         }
     };
-    let mut case = TestCase::new(outcome.id.as_str(), status);
-    case.set_classname(outcome.id.rsplit_once('/').map(|(topic, _)| topic).unwrap_or(&outcome.rule));
-    case.add_property(Property::new("level", outcome.level.as_str()));
-    case.add_property(Property::new("clauses", outcome.clauses.join(" ")));
-    case.add_property(Property::new("defined-at", outcome.location.as_str()));
+    let mut case = TestCase::new(one_line(&outcome.id), status);
+    case.set_classname(one_line(outcome.id.rsplit_once('/').map(|(topic, _)| topic).unwrap_or(&outcome.rule)));
+    case.add_property(property("level", outcome.level.as_str()));
+    case.add_property(property("clauses", &outcome.clauses.join(" ")));
+    case.add_property(property("defined-at", &outcome.location));
     if let Status::Observed(observation) = &outcome.status {
-        case.add_property(Property::new("behaviour", observation.behaviour.as_deref().unwrap_or("other")));
-        case.set_system_out(pretty(&observation.actual));
+        case.add_property(property("behaviour", observation.behaviour.as_deref().unwrap_or("other")));
+        case.set_system_out(multi_line(&pretty(&observation.actual)));
     }
     case
+}
+
+/// A property whose value is one line, with hidden characters escaped.
+fn property(name: &str, value: &str) -> Property {
+    Property::new(name, one_line(value))
 }
 
 /// One line: what went wrong.

@@ -1,6 +1,13 @@
 //! `standing.md`: the standing as Markdown that renders on GitHub: a table per rule with a row
 //! per clause, then each failing or erroring case with its diff in a ```diff block.
+//!
+//! No string from an implementation or a case can add an element the report did not write: in
+//! prose and table cells it is [escaped](escape) (Markdown punctuation, `<`, `&`, `|`, newlines);
+//! in a code span or a fenced block the delimiters are longer than any run of backticks in it
+//! ([`code`], [`fence`]). Controls, bidi controls, zero-width characters and lone-surrogate
+//! stand-ins show escaped everywhere ([`super::inert`]).
 
+use super::inert::{multi_line, one_line};
 use super::{Report, cell};
 use crate::case::Level;
 use crate::outcome::Status;
@@ -11,14 +18,14 @@ pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let i = &report.implementation;
     let _ = writeln!(out, "# Standing of {} {}\n", escape(&i.name), escape(&i.version));
-    let _ = writeln!(out, "Suite: {} {}.", report.suite.name, report.suite.version);
+    let _ = writeln!(out, "Suite: {} {}.", escape(&report.suite.name), escape(&report.suite.version));
     if let Some(corpus) = &report.suite.corpus {
-        let _ = writeln!(out, "Corpus: `{}` ({} files).", corpus.digest, corpus.files.len());
+        let _ = writeln!(out, "Corpus: {} ({} files).", code(&corpus.digest), corpus.files.len());
     }
     let transports: Vec<&str> = i.transports.iter().map(|t| t.as_str()).collect();
     let _ = writeln!(out, "Claims: {} on {}.", escape(&i.rules.join(", ")), transports.join(", "));
     for rule in &report.standing.rules {
-        let _ = writeln!(out, "\n## {}: {}\n", rule.rule, rule.verdict.as_str());
+        let _ = writeln!(out, "\n## {}: {}\n", escape(&rule.rule), escape(&rule.headline()));
         let _ = writeln!(out, "{}\n", escape(&rule.title));
         let _ = writeln!(out, "| clause | required | interpretation | informational |");
         let _ = writeln!(out, "|---|---|---|---|");
@@ -26,7 +33,7 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} |",
-                clause.clause,
+                escape(&clause.clause),
                 cell(&clause.counts, Level::Required),
                 cell(&clause.counts, Level::Interpretation),
                 cell(&clause.counts, Level::Informational)
@@ -39,42 +46,44 @@ pub fn render(report: &Report) -> String {
             cell(&rule.totals, Level::Interpretation),
             cell(&rule.totals, Level::Informational)
         );
+        if !rule.unjudged_clauses.is_empty() {
+            let _ = writeln!(out, "\nNo required case applied in {}.", escape(&rule.unjudged_clauses.join(", ")));
+        }
+        if !rule.readings.is_empty() {
+            let _ = writeln!(out, "\n| check beyond the text (never deciding the verdict) | held |\n|---|---|");
+            for r in &rule.readings {
+                let _ = writeln!(out, "| {} | {}/{} |", code(&r.check), r.held, r.held + r.failed);
+            }
+        }
     }
     let problems: Vec<_> = report.problems().collect();
     if !problems.is_empty() {
         let _ = writeln!(out, "\n## Failing cases\n");
         for outcome in problems {
-            let _ = writeln!(out, "### `{}`\n", outcome.id);
+            let _ = writeln!(out, "### {}\n", code(&outcome.id));
             let _ = writeln!(
                 out,
-                "{} ({}; {}). Defined at `{}`.\n",
+                "{} ({}; {}). Defined at {}.\n",
                 escape(&outcome.summary),
                 outcome.level,
-                outcome.clauses.join(", "),
-                outcome.location
+                escape(&outcome.clauses.join(", ")),
+                code(&outcome.location)
             );
             if let Some(reason) = report.expected_failures.as_ref().and_then(|t| t.expected_reason(&outcome.id)) {
                 let _ = writeln!(out, "Expected failure: {}\n", escape(reason));
             }
             match &outcome.status {
                 Status::Fail(f) => {
-                    let pointer =
-                        if f.pointer.is_empty() { "the whole value".to_string() } else { format!("`{}`", f.pointer) };
+                    let pointer = if f.pointer.is_empty() { "the whole value".to_string() } else { code(&f.pointer) };
                     let _ = writeln!(out, "Check: {}. First difference at {pointer}.\n", escape(&f.check));
-                    let fence = fence(&f.diff);
-                    let _ = writeln!(out, "{fence}diff\n{}{fence}\n", f.diff);
+                    let _ = writeln!(out, "{}", fenced("diff", &f.diff));
                     if !f.exchange.is_empty() {
-                        let exchange = f.exchange.join("\n");
-                        let wire_fence = self::fence(&exchange);
-                        let _ = writeln!(
-                            out,
-                            "The exchange that led to it:\n\n{wire_fence}text\n{exchange}\n{wire_fence}\n"
-                        );
+                        let exchange = f.exchange.join("\n") + "\n";
+                        let _ = writeln!(out, "The exchange that led to it:\n\n{}", fenced("text", &exchange));
                     }
                 }
                 Status::Error { reason } => {
-                    let fence = fence(reason);
-                    let _ = writeln!(out, "Error:\n\n{fence}text\n{reason}\n{fence}\n");
+                    let _ = writeln!(out, "Error:\n\n{}", fenced("text", &format!("{reason}\n")));
                 }
                 _ => {}
             }
@@ -101,33 +110,91 @@ pub fn render(report: &Report) -> String {
             );
         }
         for id in &triage.unexpected {
-            let _ = writeln!(out, "- new failure: `{id}`");
+            let _ = writeln!(out, "- new failure: {}", code(id));
         }
     }
     out
 }
 
-/// Text from an implementation or a case, made inert for Markdown.
-fn escape(text: &str) -> String {
+/// Text from an implementation or a case, made inert for Markdown prose and table cells: one
+/// line, hidden characters escaped, HTML's `<`, `>` and `&` as references, and the punctuation
+/// that could open an element (emphasis, strikethrough, links, code, headings, table cells)
+/// escaped with a backslash.
+pub fn escape(text: &str) -> String {
+    let text = one_line(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' | '!' => {
                 out.push('\\');
                 out.push(c);
             }
-            '\n' | '\r' => out.push(' '),
             _ => out.push(c),
         }
     }
     out
 }
 
-/// A code fence longer than any run of backticks in `text`.
-fn fence(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    "`".repeat(longest.max(2) + 1)
+/// `text` as an inline code span: on one line with hidden characters escaped, between runs of
+/// backticks longer than any run in it, padded with a space when it starts or ends with a
+/// backtick or a space (the one space each side that CommonMark strips).
+pub fn code(text: &str) -> String {
+    let text = one_line(text);
+    if text.trim_matches(' ').is_empty() {
+        return format!("`{}`", if text.is_empty() { " " } else { &text });
+    }
+    let ticks = "`".repeat(longest_backtick_run(&text) + 1);
+    let pad = if text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) { " " } else { "" };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
+}
+
+/// `text` as a fenced code block with `info` as its info string, hidden characters but the
+/// newline escaped (a CR would end a line too), ending with a newline.
+pub fn fenced(info: &str, text: &str) -> String {
+    let text = multi_line(text);
+    let fence = fence(&text);
+    let newline = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
+    format!("{fence}{info}\n{text}{newline}{fence}\n")
+}
+
+/// A code fence longer than any run of backticks in `text`, and at least three long.
+pub fn fence(text: &str) -> String {
+    "`".repeat(longest_backtick_run(text).max(2) + 1)
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_leaves_no_markup_and_one_line() {
+        assert_eq!(
+            escape("<img src=x> & `a` | *b* ~~c~~ ![d](e)\n# f\u{1b}"),
+            "&lt;img src=x&gt; &amp; \\`a\\` \\| \\*b\\* \\~\\~c\\~\\~ \\!\\[d\\](e)\\\\u{A}\\# f\\\\u{1B}"
+        );
+    }
+
+    #[test]
+    fn code_spans_outrun_the_backticks_inside() {
+        assert_eq!(code("/a"), "`/a`");
+        assert_eq!(code("a `b` c"), "``a `b` c``");
+        assert_eq!(code("`` ` <img>"), "``` `` ` <img> ```");
+        assert_eq!(code("x`"), "`` x` ``");
+        assert_eq!(code("a\nb"), "`a\\u{A}b`");
+        assert_eq!(code(""), "` `");
+    }
+
+    #[test]
+    fn fences_outrun_the_backticks_inside() {
+        assert_eq!(fence("no ticks"), "```");
+        assert_eq!(fence("````"), "`````");
+        assert_eq!(fenced("text", "a\r```\nb"), "````text\na\\u{D}```\nb\n````\n");
+    }
 }

@@ -13,6 +13,7 @@
 
 pub mod badge;
 pub mod html;
+pub mod inert;
 pub mod json;
 pub mod junit;
 pub mod markdown;

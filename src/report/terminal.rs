@@ -6,14 +6,25 @@
 //!
 //! [`render`] gives plain text; [`render_colored`] the same text with ANSI colors (verdicts,
 //! failure labels, diff lines), for a terminal that shows them. Which one to print is the
-//! binary's choice (`--color`, `NO_COLOR`, whether stdout is a terminal).
+//! binary's choice (`--color`, `NO_COLOR`, whether stdout is a terminal). [`summary_line`] is
+//! the one line a run ends with: the counts, the verdict per rule and the time taken.
+//!
+//! Every string from an implementation or a case goes through [`super::inert`], so its
+//! controls (ESC, BEL, CR), bidi controls and zero-width characters show escaped and the only
+//! escape sequences written are the report's own colors. Cases that errored for the same reason
+//! (an implementation that did not start errors every case) are shown once, with their count.
 
+use super::inert::{multi_line, one_line};
 use super::{Report, cell};
 use crate::case::Level;
-use crate::outcome::{Outcome, Status};
+use crate::outcome::{Outcome, Status, StatusKind};
 use crate::standing::Verdict;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
+use std::time::Duration;
+
+/// How many case ids a group of cases that errored for one reason lists before "and N more".
+const GROUP_IDS: usize = 5;
 
 /// The report as plain terminal text.
 pub fn render(report: &Report) -> String {
@@ -71,55 +82,30 @@ impl Paint {
 fn write_report(report: &Report, paint: Paint) -> String {
     let mut out = String::new();
     let i = &report.implementation;
-    let _ = writeln!(out, "{} {} against {} {}", report.suite.name, report.suite.version, i.name, i.version);
+    let _ = writeln!(
+        out,
+        "{} {} against {} {}",
+        one_line(&report.suite.name),
+        one_line(&report.suite.version),
+        one_line(&i.name),
+        one_line(&i.version)
+    );
     let transports: Vec<&str> = i.transports.iter().map(|t| t.as_str()).collect();
     let _ = writeln!(out, "claims {} on {}", list(&i.rules), list(&transports));
     for rule in &report.standing.rules {
-        let _ = writeln!(out, "\n{}: {}", rule.rule, paint.verdict(rule.verdict));
-        let _ = writeln!(out, "  {}", rule.title);
-        let mut rows = vec![["clause".to_string(), "required".into(), "interpretation".into(), "informational".into()]];
-        for clause in &rule.clauses {
-            rows.push([
-                clause.clause.clone(),
-                cell(&clause.counts, Level::Required),
-                cell(&clause.counts, Level::Interpretation),
-                cell(&clause.counts, Level::Informational),
-            ]);
-        }
-        rows.push([
-            "all cases".into(),
-            cell(&rule.totals, Level::Required),
-            cell(&rule.totals, Level::Interpretation),
-            cell(&rule.totals, Level::Informational),
-        ]);
-        let widths: Vec<usize> = (0..4).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
-        for row in &rows {
-            let mut line = String::new();
-            for (c, text) in row.iter().enumerate() {
-                let _ = write!(line, "  {text:<width$}", width = widths[c]);
-            }
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
+        write_rule(&mut out, rule, paint);
     }
     let observed: Vec<&Outcome> = report.cases.iter().filter(|o| matches!(o.status, Status::Observed(_))).collect();
     if !observed.is_empty() {
         let _ = writeln!(out, "\nInformational cases, and the behaviour seen:");
         for outcome in observed {
             if let Status::Observed(o) = &outcome.status {
-                let _ = writeln!(out, "  {}: {}", outcome.id, o.behaviour.as_deref().unwrap_or("other"));
+                let behaviour = o.behaviour.as_deref().unwrap_or("other");
+                let _ = writeln!(out, "  {}: {}", one_line(&outcome.id), one_line(behaviour));
             }
         }
     }
-    let problems: Vec<&Outcome> = report.problems().collect();
-    if !problems.is_empty() {
-        let n = problems.len();
-        let _ = writeln!(out, "\n{n} case{} failed or errored:", if n == 1 { "" } else { "s" });
-        for outcome in problems {
-            let expected = report.expected_failures.as_ref().and_then(|t| t.expected_reason(&outcome.id));
-            out.push('\n');
-            out.push_str(&write_failure(outcome, paint, expected));
-        }
-    }
+    write_problems(&mut out, report, paint);
     if let Some(triage) = &report.expected_failures {
         let _ = writeln!(
             out,
@@ -129,20 +115,143 @@ fn write_report(report: &Report, paint: Paint) -> String {
             triage.unexpected.len()
         );
         for stale in &triage.stale {
+            let expects = match stale.entry.status {
+                crate::expectations::ExpectedStatus::Fail => "fail",
+                crate::expectations::ExpectedStatus::Skip => "skip",
+            };
             let _ = writeln!(
                 out,
-                "  {} {}: listed as expected to fail ({}), but these passed: {}",
+                "  {} {}: listed as expected to {expects} ({}), but {}: {}",
                 paint.bad("STALE"),
-                stale.entry.subject,
-                stale.entry.reason,
-                stale.passing.join(", ")
+                one_line(&stale.entry.subject.to_string()),
+                one_line(&stale.entry.reason),
+                one_line(&stale.now),
+                one_line(&stale.passing.join(", "))
             );
         }
         for id in &triage.unexpected {
-            let _ = writeln!(out, "  {} {id}: fails and is not listed", paint.bad("NEW"));
+            let did = match report.cases.iter().find(|o| &o.id == id).map(|o| o.status.kind()) {
+                Some(StatusKind::Skip) => "is skipped (declined, or not observable)",
+                Some(StatusKind::Error) => "errors",
+                _ => "fails",
+            };
+            let _ = writeln!(out, "  {} {}: {did} and is not listed so", paint.bad("NEW"), one_line(id));
+        }
+        for clause in &triage.unjudged {
+            let _ = writeln!(
+                out,
+                "  {} {}: no required case of it applied, and no clause entry with status: skip lists it",
+                paint.bad("UNJUDGED"),
+                one_line(clause)
+            );
         }
     }
     out
+}
+
+fn write_rule(out: &mut String, rule: &crate::standing::RuleStanding, paint: Paint) {
+    let partial = if rule.whole || rule.verdict == Verdict::NotRun { "" } else { " (partial selection)" };
+    let _ = writeln!(out, "\n{}: {}{partial}", one_line(&rule.rule), paint.verdict(rule.verdict));
+    let _ = writeln!(out, "  {}", one_line(&rule.title));
+    if !rule.unjudged_clauses.is_empty() {
+        let _ = writeln!(out, "  no required case applied in: {}", one_line(&rule.unjudged_clauses.join(", ")));
+    }
+    let mut rows = vec![["clause".to_string(), "required".into(), "interpretation".into(), "informational".into()]];
+    for clause in &rule.clauses {
+        rows.push([
+            one_line(&clause.clause),
+            cell(&clause.counts, Level::Required),
+            cell(&clause.counts, Level::Interpretation),
+            cell(&clause.counts, Level::Informational),
+        ]);
+    }
+    rows.push([
+        "all cases".into(),
+        cell(&rule.totals, Level::Required),
+        cell(&rule.totals, Level::Interpretation),
+        cell(&rule.totals, Level::Informational),
+    ]);
+    let widths: Vec<usize> = (0..4).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    for row in &rows {
+        let mut line = String::new();
+        for (c, text) in row.iter().enumerate() {
+            let _ = write!(line, "  {text:<width$}", width = widths[c]);
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if !rule.readings.is_empty() {
+        let checks: Vec<String> =
+            rule.readings.iter().map(|r| format!("{} {}/{}", one_line(&r.check), r.held, r.held + r.failed)).collect();
+        let _ = writeln!(out, "  checks beyond the text (never deciding the verdict): {}", checks.join(", "));
+    }
+}
+
+/// Failures one by one, in corpus order; errors too, except that the cases that errored for the
+/// same reason (and the same expected-failure entry) are shown once, where the first of them is.
+fn write_problems(out: &mut String, report: &Report, paint: Paint) {
+    let problems: Vec<&Outcome> = report.problems().collect();
+    if problems.is_empty() {
+        return;
+    }
+    let n = problems.len();
+    let _ = writeln!(out, "\n{n} case{} failed or errored:", plural(n));
+    let expected = |o: &Outcome| report.expected_failures.as_ref().and_then(|t| t.expected_reason(&o.id));
+    for group in group_errors(&problems, &expected) {
+        out.push('\n');
+        match group.as_slice() {
+            [outcome] => out.push_str(&write_failure(outcome, paint, expected(outcome))),
+            cases => out.push_str(&write_group(cases, paint, expected(cases[0]))),
+        }
+    }
+}
+
+/// `problems` in order, each error with every later one that has the same reason and the same
+/// expected-failure entry; each failure alone.
+fn group_errors<'a>(problems: &[&'a Outcome], expected: &dyn Fn(&Outcome) -> Option<&'a str>) -> Vec<Vec<&'a Outcome>> {
+    let key = |o: &'a Outcome| error_reason(o).map(|reason| (reason, expected(o)));
+    let mut groups: Vec<Vec<&'a Outcome>> = Vec::new();
+    for &outcome in problems {
+        let mine = key(outcome);
+        match groups.iter_mut().find(|group| mine.is_some() && key(group[0]) == mine) {
+            Some(group) => group.push(outcome),
+            None => groups.push(vec![outcome]),
+        }
+    }
+    groups
+}
+
+fn error_reason(outcome: &Outcome) -> Option<&str> {
+    match &outcome.status {
+        Status::Error { reason } => Some(reason),
+        _ => None,
+    }
+}
+
+/// Cases that errored for one reason: the reason once, how many cases and which.
+fn write_group(cases: &[&Outcome], paint: Paint, expected: Option<&str>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} in {} cases, for one reason:", paint.warn("ERROR"), cases.len());
+    if let Some(reason) = expected {
+        let _ = writeln!(out, "  {}: {}", paint.warn("expected failure"), one_line(reason));
+    }
+    write_reason(&mut out, error_reason(cases[0]).unwrap_or_default());
+    let ids: Vec<String> = cases.iter().take(GROUP_IDS).map(|o| one_line(&o.id)).collect();
+    let more = cases.len().saturating_sub(GROUP_IDS);
+    let _ = write!(out, "  cases: {}", ids.join(", "));
+    if more > 0 {
+        let _ = write!(out, ", and {more} more");
+    }
+    out.push('\n');
+    out
+}
+
+fn write_reason(out: &mut String, reason: &str) {
+    let reason = multi_line(reason);
+    let mut lines = reason.lines();
+    let _ = writeln!(out, "  reason: {}", lines.next().unwrap_or_default());
+    for line in lines {
+        let _ = writeln!(out, "    {line}");
+    }
 }
 
 /// One failing or erroring case, as the terminal and `cargo test` show it.
@@ -157,38 +266,69 @@ fn write_failure(outcome: &Outcome, paint: Paint, expected: Option<&str>) -> Str
         Status::Error { .. } => paint.warn("ERROR"),
         _ => "NOTE".into(),
     };
-    let _ = writeln!(out, "{label} {} ({}; {})", outcome.id, outcome.level, outcome.clauses.join(", "));
+    let clauses = one_line(&outcome.clauses.join(", "));
+    let _ = writeln!(out, "{label} {} ({}; {clauses})", one_line(&outcome.id), outcome.level);
     if let Some(reason) = expected {
-        let _ = writeln!(out, "  {}: {reason}", paint.warn("expected failure"));
+        let _ = writeln!(out, "  {}: {}", paint.warn("expected failure"), one_line(reason));
     }
-    let _ = writeln!(out, "  {}", outcome.summary);
+    let _ = writeln!(out, "  {}", one_line(&outcome.summary));
     if let Some(note) = &outcome.note {
-        let _ = writeln!(out, "  reading: {note}");
+        let _ = writeln!(out, "  reading: {}", one_line(note));
     }
-    let _ = writeln!(out, "  defined at {}", outcome.location);
+    let _ = writeln!(out, "  defined at {}", one_line(&outcome.location));
     match &outcome.status {
         Status::Fail(f) => {
-            let _ = writeln!(out, "  check: {}", f.check);
-            let pointer = if f.pointer.is_empty() { "the whole value" } else { &f.pointer };
+            let _ = writeln!(out, "  check: {}", one_line(&f.check));
+            let pointer = if f.pointer.is_empty() { "the whole value".to_string() } else { one_line(&f.pointer) };
             let _ = writeln!(out, "  first difference at {pointer}");
-            for line in f.diff.lines() {
+            for line in multi_line(&f.diff).lines() {
                 let _ = writeln!(out, "  {}", paint.diff_line(line));
             }
         }
-        Status::Error { reason } => {
-            let mut lines = reason.lines();
-            let _ = writeln!(out, "  reason: {}", lines.next().unwrap_or_default());
-            for line in lines {
-                let _ = writeln!(out, "    {line}");
-            }
-        }
+        Status::Error { reason } => write_reason(&mut out, reason),
         _ => {}
     }
     out
 }
 
+/// The line a run ends with: how many cases passed, failed, errored, were skipped and were
+/// observed, each rule's verdict, and how long the run took. Only the terminal shows it, since
+/// the time differs from run to run and report files do not.
+pub fn summary_line(report: &Report, elapsed: Duration, colored: bool) -> String {
+    let paint = Paint(colored);
+    let count = |kind: StatusKind| report.cases.iter().filter(|o| o.status.kind() == kind).count();
+    let counts = [
+        (StatusKind::Pass, "passed"),
+        (StatusKind::Fail, "failed"),
+        (StatusKind::Error, "errored"),
+        (StatusKind::Skip, "skipped"),
+        (StatusKind::Observed, "observed"),
+        (StatusKind::NotApplicable, "not applicable"),
+    ]
+    .map(|(kind, word)| format!("{} {word}", count(kind)))
+    .join(", ");
+    let verdicts: Vec<String> = report
+        .standing
+        .rules
+        .iter()
+        .map(|rule| {
+            let partial = if rule.whole || rule.verdict == Verdict::NotRun { "" } else { " (partial selection)" };
+            format!("{} {}{partial}", one_line(&rule.rule), paint.verdict(rule.verdict))
+        })
+        .collect();
+    format!("{counts}; {}; in {:.2}s", verdicts.join(", "), elapsed.as_secs_f64())
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 fn list<S: AsRef<str>>(items: &[S]) -> String {
-    if items.is_empty() { "nothing".into() } else { items.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(", ") }
+    if items.is_empty() {
+        "nothing".into()
+    } else {
+        items.iter().map(|s| one_line(s.as_ref())).collect::<Vec<_>>().join(", ")
+    }
 }
 
 #[cfg(test)]
