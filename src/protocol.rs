@@ -380,6 +380,77 @@ impl Answer {
     }
 }
 
+/// Reads an answer's JSON text. A lone surrogate escape in it (a `\uD800`..`\uDBFF` not followed
+/// by a low-surrogate escape, or a `\uDC00`..`\uDFFF` not preceded by a high one) is valid JSON
+/// by RFC 8259's grammar but stands for no Unicode character, so it is read as its stand-in
+/// ([`crate::surrogate::stand_in`]); paired escapes and everything else are read as they are.
+pub fn parse_answer(text: &str) -> serde_json::Result<Value> {
+    match with_stand_ins(text) {
+        std::borrow::Cow::Borrowed(text) => serde_json::from_str(text),
+        std::borrow::Cow::Owned(text) => serde_json::from_str(&text),
+    }
+}
+
+/// `text` with each lone surrogate escape replaced by its stand-in character (written as itself,
+/// which a JSON string may hold). Text with no `\u` escape of a surrogate is returned as it is,
+/// without being copied (an escaped backslash followed by `ud800` included). A backslash outside a string is left for the JSON parser to refuse.
+pub fn with_stand_ins(text: &str) -> std::borrow::Cow<'_, str> {
+    if !has_surrogate_escape(text) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut copied, mut at) = (0, 0);
+    while let Some(offset) = bytes[at..].iter().position(|&b| b == b'\\') {
+        let start = at + offset;
+        let unit = escaped_unit(bytes, start);
+        at = match unit {
+            Some(0xD800..=0xDBFF) if escaped_unit(bytes, start + 6).is_some_and(is_low) => start + 12,
+            Some(unit @ 0xD800..=0xDFFF) => {
+                out.push_str(&text[copied..start]);
+                out.extend(crate::surrogate::stand_in(unit));
+                copied = start + 6;
+                start + 6
+            }
+            Some(_) => start + 6,
+            // Any other escape is two characters: `\\` is one of them, so the `u` after it is
+            // never read as an escape.
+            None => start + 2,
+        };
+        at = at.min(bytes.len());
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether `text` has a `\u` followed by `d` and one of `8`..`f` (some escapes so found may be
+/// an escaped backslash followed by `u`; [`with_stand_ins`] tells them apart).
+fn has_surrogate_escape(text: &str) -> bool {
+    text.match_indices("\\u").any(|(at, _)| {
+        let rest = &text.as_bytes()[at + 2..];
+        rest.len() >= 2
+            && rest[0].eq_ignore_ascii_case(&b'd')
+            && matches!(rest[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+    })
+}
+
+/// The code unit of the `\uXXXX` escape at `at`, or `None` when there is none there.
+fn escaped_unit(bytes: &[u8], at: usize) -> Option<u16> {
+    let escape = bytes.get(at..at + 6)?;
+    if escape[0] != b'\\' || escape[1] != b'u' {
+        return None;
+    }
+    let hex = std::str::from_utf8(&escape[2..]).ok()?;
+    u16::from_str_radix(hex, 16).ok().filter(|_| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn is_low(unit: u16) -> bool {
+    (0xDC00..=0xDFFF).contains(&unit)
+}
+
 /// The `seq` of a message: `Ok(None)` when it has none, `Err` when it is not a non-negative
 /// integer.
 pub fn seq_of(value: &Value) -> Result<Option<u64>, String> {
@@ -490,6 +561,43 @@ fn kind(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn stand_in(unit: u16) -> char {
+        crate::surrogate::stand_in(unit).expect("a surrogate")
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_are_read_as_their_stand_ins() {
+        let read = |text: &str| parse_answer(text).map_err(|e| e.to_string());
+        // A pair stays a pair, in either case of hex digits.
+        assert_eq!(read(r#""\ud83d\ude00""#), Ok(json!("😀")));
+        assert_eq!(read(r#""\uD83D\uDE00""#), Ok(json!("😀")));
+        // A high surrogate alone, at the end of a string.
+        assert_eq!(read(r#"{"a":"x\ud800"}"#), Ok(json!({"a": format!("x{}", stand_in(0xD800))})));
+        // A high surrogate followed by something other than a low one.
+        assert_eq!(read(r#""\udbff\u0041""#), Ok(json!(format!("{}A", stand_in(0xDBFF)))));
+        assert_eq!(read(r#""\ud800\ud800\udc00""#), Ok(json!(format!("{}𐀀", stand_in(0xD800)))));
+        assert_eq!(read(r#""\ud800\n""#), Ok(json!(format!("{}\n", stand_in(0xD800)))));
+        // A low surrogate alone.
+        assert_eq!(read(r#""a\udc00b""#), Ok(json!(format!("a{}b", stand_in(0xDC00)))));
+        assert_eq!(read(r#""\udfff\udfff""#), Ok(json!(format!("{0}{0}", stand_in(0xDFFF)))));
+        // An escaped backslash followed by `ud800` is no escape of a surrogate.
+        assert_eq!(read(r#""\\ud800""#), Ok(json!("\\ud800")));
+        assert_eq!(read(r#""\\\ud800""#), Ok(json!(format!("\\{}", stand_in(0xD800)))));
+        // In a key, too.
+        assert_eq!(read(r#"{"\udc01":1}"#), Ok(json!({stand_in(0xDC01).to_string(): 1})));
+        // What is not JSON stays not JSON.
+        assert!(read(r#""\ud800"#).is_err());
+        assert!(read(r#""\ud8"#).is_err());
+        assert!(read(r#""\udxyz""#).is_err());
+    }
+
+    #[test]
+    fn text_without_surrogate_escapes_is_not_copied() {
+        for text in [r#"{"a":"\u00e9\\"}"#, r#""\u0041""#, r#""plain""#, r#""\\u""#, r#""\\ud800""#] {
+            assert!(matches!(with_stand_ins(text), std::borrow::Cow::Borrowed(_)), "{text}");
+        }
+    }
 
     #[test]
     fn requests_round_trip() {

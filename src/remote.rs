@@ -6,8 +6,17 @@
 //! reads the answer: unreadable bytes, JSON that is not an object, a wrong `seq`, a schema
 //! violation (with `--validate-protocol`) or a missing field each become
 //! [`TargetError::Broken`], whose reason says what happened, what was sent (truncated), what came
-//! back, the implementation's last stderr lines and the earlier exchanges of the case.
-//! `{"unsupported": why}` becomes [`TargetError::Unsupported`].
+//! back, the implementation's last stderr lines (when it had to be ended) and the earlier
+//! exchanges of the case.
+//! `{"unsupported": why}` becomes [`TargetError::Unsupported`]. A lone surrogate escape in an
+//! answer is valid JSON, and is read as its stand-in ([`protocol::parse_answer`]).
+//!
+//! Reasons are the same whichever instance ran the case and whatever it ran before (so reports
+//! are deterministic under `--jobs` and over several `--http` URLs): each `seq` in them is
+//! numbered from the case's first request ([`crate::transcript::renumbered`]), the implementation
+//! is named without anything that changes from one run to the next (a URL's port), and stderr
+//! lines are quoted only once the process was ended, so that all it wrote is there, and only
+//! those it wrote since the case began.
 //!
 //! After a crash, a timeout, or a response that leaves a byte stream out of step, the
 //! implementation is restarted before the next command: started again, and given the tools that
@@ -20,7 +29,7 @@ use crate::protocol::{self, Answer, Command, Request};
 use crate::protocol_schema::ProtocolSchema;
 use crate::target::{Implementation, Invocation, Target, TargetError};
 use crate::tool::{Tool, Transport, View};
-use crate::transcript::{Exchange, Received, WireLog, report_lines, truncate};
+use crate::transcript::{Exchange, Received, WireLog, renumbered, report_lines, truncate};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -55,8 +64,12 @@ pub trait Channel: Send {
     /// request leaves out of step (so the implementation must be restarted).
     fn is_stream(&self) -> bool;
 
-    /// The implementation, for messages: its command line or URL.
+    /// The implementation, for messages: its command line, or how it is reached. The same in
+    /// every run of the same implementation (no port, no process id).
     fn describe(&self) -> String;
+
+    /// Marks the start of a case: [`Channel::stderr_tail`] holds only lines written after it.
+    fn mark_case(&mut self) {}
 }
 
 /// Why a channel could not deliver a response.
@@ -116,6 +129,8 @@ struct Trouble {
     sent: String,
     received: Option<String>,
     restart: bool,
+    /// Whether the failed exchange was recorded among the case's exchanges.
+    recorded: bool,
 }
 
 /// A [`Target`] reached through protocol v1 over a [`Channel`].
@@ -130,6 +145,16 @@ pub struct Remote<C: Channel> {
     registered: Option<Vec<Tool>>,
     /// The last request sent, as JSON text.
     last_sent: String,
+    /// The case count of the log when this remote last saw it ([`WireLog::cases_begun`]).
+    case: u64,
+    /// The seq of the current case's first request: seqs in reasons and reports are relative
+    /// to it.
+    base: u64,
+    /// Whether exchanges are kept from the case's reports (a restart at the start of a case,
+    /// which a break in the case before left to it).
+    quiet: bool,
+    /// The last register exchange, as the first of a case shows it.
+    register_exchange: Option<Exchange>,
 }
 
 impl<C: Channel> Remote<C> {
@@ -145,6 +170,10 @@ impl<C: Channel> Remote<C> {
             restarts: 0,
             registered: None,
             last_sent: String::new(),
+            case: 0,
+            base: 0,
+            quiet: false,
+            register_exchange: None,
         }
     }
 
@@ -172,19 +201,21 @@ impl<C: Channel> Remote<C> {
         // Written straight from the request (the text of its JSON value, without the value).
         let sent = request.to_json_text(seq);
         self.last_sent.clone_from(&sent);
+        let recorded = !self.quiet;
         let trouble = |what: String, received: Option<String>, restart: bool| Trouble {
             what,
             sent: sent.clone(),
             received,
             restart,
+            recorded,
         };
         if let Some(schema) = &self.schema {
             if let Err(violation) = schema.check_request(command, &request.to_json(seq)) {
-                return Err(trouble(
-                    format!("the harness built a bad request (a bug of the suite): {violation}"),
-                    None,
-                    false,
-                ));
+                let violation = self.seq_words_relative(&violation.to_string(), seq);
+                return Err(Trouble {
+                    recorded: false,
+                    ..trouble(format!("the harness built a bad request (a bug of the suite): {violation}"), None, false)
+                });
             }
         }
         let began = Instant::now();
@@ -197,11 +228,7 @@ impl<C: Channel> Remote<C> {
                     Ok(text) => std::borrow::Cow::Borrowed(text),
                     Err(_) => String::from_utf8_lossy(&bytes),
                 };
-                self.log.record(Exchange {
-                    sent: truncate(&sent, crate::transcript::TRANSCRIPT_MESSAGE_CHARS),
-                    received: Received::Response(truncate(&text, crate::transcript::TRANSCRIPT_MESSAGE_CHARS)),
-                    elapsed,
-                });
+                self.record(command, &sent, Ok(&text), elapsed);
                 bytes
             }
             Err(error) => {
@@ -209,11 +236,7 @@ impl<C: Channel> Remote<C> {
                     ChannelError::Timeout(_) => format!("{command} timed out: {error}"),
                     _ => format!("{command} failed: {error}"),
                 };
-                self.log.record(Exchange {
-                    sent: truncate(&sent, crate::transcript::TRANSCRIPT_MESSAGE_CHARS),
-                    received: Received::Nothing(what.clone()),
-                    elapsed,
-                });
+                self.record(command, &sent, Err(&what), elapsed);
                 return Err(trouble(what, None, error.needs_restart()));
             }
         };
@@ -226,18 +249,9 @@ impl<C: Channel> Remote<C> {
             }
         };
         let quoted = || Some(text.to_string());
-        let value: Value = match serde_json::from_str(text) {
+        let value: Value = match protocol::parse_answer(text) {
             Ok(value) => value,
-            Err(e) => {
-                let mut what = format!("the {command} response is not JSON ({e})");
-                if e.to_string().contains("escape") && text.contains("\\u") {
-                    what.push_str(
-                        "; a \\u escape of half a surrogate pair (U+D800 to U+DFFF alone) stands for no \
-                         character, and the harness reads only strings of Unicode characters",
-                    );
-                }
-                return Err(trouble(what, quoted(), stream));
-            }
+            Err(e) => return Err(trouble(format!("the {command} response is not JSON ({e})"), quoted(), stream)),
         };
         if !value.is_object() {
             return Err(trouble(format!("the {command} response is JSON but not an object"), quoted(), stream));
@@ -245,10 +259,12 @@ impl<C: Channel> Remote<C> {
         match protocol::seq_of(&value) {
             Ok(Some(got)) if got == seq => {}
             Ok(Some(got)) => {
+                let (got, seq) = (self.relative(got), self.relative(seq));
                 let what = format!("the {command} response has seq {got}, but the request had seq {seq}");
                 return Err(trouble(what, quoted(), stream));
             }
             Ok(None) => {
+                let seq = self.relative(seq);
                 let what = format!("the {command} response has no seq (the request had seq {seq})");
                 return Err(trouble(what, quoted(), stream));
             }
@@ -256,7 +272,7 @@ impl<C: Channel> Remote<C> {
         }
         if let Some(schema) = &self.schema {
             if let Err(violation) = schema.check_response(command, &value) {
-                return Err(trouble(violation.to_string(), quoted(), false));
+                return Err(trouble(self.seq_words_relative(&violation.to_string(), seq), quoted(), false));
             }
         }
         Answer::from_json(command, &value).map_err(|e| trouble(e.to_string(), quoted(), false))
@@ -265,23 +281,21 @@ impl<C: Channel> Remote<C> {
     /// The reason for a trouble: what happened, what was sent and received, the last stderr
     /// lines, and the earlier exchanges of the case.
     fn reason(&self, trouble: &Trouble) -> String {
-        let mut reason = format!("{}.\n  sent: {}", trouble.what, truncate(&trouble.sent, QUOTED_CHARS));
+        let sent = renumbered(&trouble.sent, self.base);
+        let mut reason = format!("{}.\n  sent: {}", trouble.what, truncate(&sent, QUOTED_CHARS));
         if let Some(received) = &trouble.received {
-            reason.push_str(&format!("\n  received: {}", truncate(received, QUOTED_CHARS)));
+            let received = renumbered(received, self.base);
+            reason.push_str(&format!("\n  received: {}", truncate(&received, QUOTED_CHARS)));
         }
         reason.push_str(&format!("\n  implementation: {}", self.channel.describe()));
-        match self.channel.stderr_tail() {
-            Some(lines) if lines.is_empty() => reason.push_str("\n  it wrote nothing to stderr"),
-            Some(lines) => {
-                reason.push_str("\n  its last stderr lines:");
-                for line in lines {
-                    reason.push_str(&format!("\n    | {line}"));
-                }
-            }
-            None => {}
+        if trouble.restart {
+            // The process was ended, so all it wrote to stderr has been read.
+            reason.push_str(&self.stderr_words());
         }
         let mut earlier = self.log.current_case();
-        earlier.pop(); // the failed exchange itself, quoted above
+        if trouble.recorded {
+            earlier.pop(); // the failed exchange itself, quoted above
+        }
         if !earlier.is_empty() {
             reason.push_str("\n  earlier in this case:");
             for line in report_lines(&earlier) {
@@ -289,6 +303,78 @@ impl<C: Channel> Remote<C> {
             }
         }
         reason
+    }
+
+    /// What the implementation wrote to stderr during this case, as reason lines (nothing when
+    /// the channel cannot see its stderr).
+    fn stderr_words(&self) -> String {
+        match self.channel.stderr_tail() {
+            Some(lines) if lines.is_empty() => "\n  it wrote nothing to stderr in this case".into(),
+            Some(lines) => {
+                let mut words = String::from("\n  its last stderr lines in this case:");
+                for line in lines {
+                    words.push_str(&format!("\n    | {line}"));
+                }
+                words
+            }
+            None => String::new(),
+        }
+    }
+
+    /// `seq` relative to the current case's first request, as reasons show it.
+    fn relative(&self, seq: u64) -> i128 {
+        i128::from(seq) - i128::from(self.base)
+    }
+
+    /// A schema violation's words with the message's `(seq N)` relative to the case.
+    fn seq_words_relative(&self, words: &str, seq: u64) -> String {
+        words.replacen(&format!("(seq {seq})"), &format!("(seq {})", self.relative(seq)), 1)
+    }
+
+    /// Records one exchange, whose response is `Ok(text)` or `Err(what happened instead)`: as
+    /// it went for the transcript, and renumbered for the case's reports unless
+    /// [`Remote::quiet`]. A register exchange is kept, as the first of a case would show it, for
+    /// cases that use what it registered.
+    fn record(&mut self, command: Command, sent: &str, received: Result<&str, &str>, elapsed: Duration) {
+        let cap = crate::transcript::TRANSCRIPT_MESSAGE_CHARS;
+        // Renumbered before being cut, so that a cut message says the same length in every run.
+        let exchange = |edit: &dyn Fn(&str) -> String| Exchange {
+            sent: edit(sent),
+            received: match received {
+                Ok(text) => Received::Response(edit(text)),
+                Err(why) => Received::Nothing(why.to_string()),
+            },
+            elapsed,
+        };
+        let for_reports = |base: u64| exchange(&|text| truncate(&renumbered(text, base), cap));
+        let case = (!self.quiet).then(|| for_reports(self.base));
+        if command == Command::Register {
+            self.register_exchange = Some(for_reports(self.seq - 1));
+        }
+        self.log.record(|| exchange(&|text| truncate(text, cap)), case);
+    }
+
+    /// Makes the registration just answered the one in effect, for later cases.
+    fn registration_in_effect(&mut self) {
+        self.log.set_registration(self.register_exchange.take());
+    }
+
+    /// Called before each command: when a new case has begun, its seqs are numbered from here,
+    /// and a restart it needs first (left by a break in an earlier case) is kept from its
+    /// reports.
+    fn ensure_up_for_case(&mut self) -> Result<(), TargetError> {
+        let begun = self.log.cases_begun();
+        if begun == self.case {
+            return self.ensure_up();
+        }
+        self.case = begun;
+        self.base = self.seq;
+        self.quiet = true;
+        let up = self.ensure_up();
+        self.quiet = false;
+        self.base = self.seq;
+        self.channel.mark_case();
+        up
     }
 
     /// Turns a trouble into a target error, closing the implementation when it must restart.
@@ -316,7 +402,8 @@ impl<C: Channel> Remote<C> {
             Ok(Answer::Started(implementation)) => Ok(implementation),
             Ok(other) => {
                 let what = format!("start was answered with {}", answer_words(&other));
-                let trouble = Trouble { what, sent: self.last_sent.clone(), received: None, restart: true };
+                let sent = self.last_sent.clone();
+                let trouble = Trouble { what, sent, received: None, restart: true, recorded: !self.quiet };
                 Err(self.broken(trouble))
             }
             Err(mut trouble) => {
@@ -371,13 +458,20 @@ impl<C: Channel> Remote<C> {
 
     /// One command: the implementation up, the request sent, the answer read.
     fn call(&mut self, request: Request) -> Result<Answer, TargetError> {
-        self.ensure_up()?;
+        self.ensure_up_for_case()?;
+        if matches!(request, Request::Describe { .. } | Request::Invoke { .. }) {
+            // Tools an earlier case registered on this instance: shown as this case's first
+            // exchange, as on an instance where this case registered them itself.
+            if self.log.carry_registration() {
+                self.base = self.base.saturating_sub(1);
+            }
+        }
         match self.exchange(&request, self.limits.timeout) {
             Ok(Answer::Unsupported(why)) => Err(TargetError::Unsupported(why)),
             Ok(Answer::Failed(message)) => {
                 let sent = self.last_sent.clone();
                 let what = format!("the implementation answered {} with an error: {message}", request.command());
-                Err(self.broken(Trouble { what, sent, received: None, restart: false }))
+                Err(self.broken(Trouble { what, sent, received: None, restart: false, recorded: true }))
             }
             Ok(answer) => Ok(answer),
             Err(trouble) => Err(self.broken(trouble)),
@@ -386,9 +480,12 @@ impl<C: Channel> Remote<C> {
 
     fn register_now(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
         match self.exchange(&Request::Register { tools: tools.to_vec() }, self.limits.timeout) {
-            Ok(Answer::Registered) => Ok(()),
+            Ok(Answer::Registered) => {
+                self.registration_in_effect();
+                Ok(())
+            }
             Ok(other) => Err(TargetError::Broken(format!("register was answered with {}", answer_words(&other)))),
-            Err(trouble) => Err(TargetError::Broken(self.reason(&trouble))),
+            Err(trouble) => Err(self.broken(trouble)),
         }
     }
 }
@@ -425,9 +522,11 @@ impl<C: Channel> Target for Remote<C> {
 
     fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
         self.registered = None;
+        self.log.set_registration(None);
         match self.call(Request::Register { tools: tools.to_vec() })? {
             Answer::Registered => {
                 self.registered = Some(tools.to_vec());
+                self.registration_in_effect();
                 Ok(())
             }
             other => Err(unexpected(Command::Register, other)),

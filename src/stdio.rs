@@ -10,6 +10,9 @@
 //! as the cap is passed, and never held whole). One thread per process drains stderr into a ring
 //! of its last lines, off the request path, so a flood of log output costs no memory and never
 //! stalls the process. A process that is ended is killed, and never waited on without bound.
+//! Error reasons quote only the stderr lines written since the current case began
+//! ([`Channel::mark_case`]), so what they show does not depend on which cases the process ran
+//! before.
 
 use crate::config::{CommandLine, Limits};
 use crate::remote::{Channel, ChannelError, Remote};
@@ -48,6 +51,8 @@ pub struct StdioChannel {
     max_line: usize,
     stderr: Arc<StderrRing>,
     stderr_lines: usize,
+    /// How many stderr lines the process had written when the current case began.
+    stderr_mark: u64,
     process: Option<Process>,
 }
 
@@ -203,7 +208,14 @@ impl StdioChannel {
     /// A channel that runs `command`, reading lines of at most `max_line` bytes and keeping the
     /// last `stderr_lines` lines of stderr.
     pub fn new(command: CommandLine, max_line: usize, stderr_lines: usize) -> StdioChannel {
-        StdioChannel { command, max_line, stderr: Arc::new(StderrRing::new(stderr_lines)), stderr_lines, process: None }
+        StdioChannel {
+            command,
+            max_line,
+            stderr: Arc::new(StderrRing::new(stderr_lines)),
+            stderr_lines,
+            stderr_mark: 0,
+            process: None,
+        }
     }
 
     /// Why stdout ended: the process exited (with what), or it only closed stdout.
@@ -230,6 +242,7 @@ impl Channel for StdioChannel {
     fn open(&mut self) -> Result<(), ChannelError> {
         self.close();
         self.stderr = Arc::new(StderrRing::new(self.stderr_lines));
+        self.stderr_mark = 0;
         let mut child = Command::new(self.command.program())
             .args(self.command.args())
             .stdin(Stdio::piped())
@@ -336,7 +349,11 @@ impl Channel for StdioChannel {
     }
 
     fn stderr_tail(&self) -> Option<Vec<String>> {
-        Some(self.stderr.lines())
+        Some(self.stderr.lines_since(self.stderr_mark))
+    }
+
+    fn mark_case(&mut self) {
+        self.stderr_mark = self.stderr.written();
     }
 
     fn is_stream(&self) -> bool {
@@ -427,13 +444,21 @@ pub fn read_bounded_line(
 /// The last lines a process wrote to stderr, and whether stderr has ended.
 struct StderrRing {
     capacity: usize,
-    state: Mutex<(VecDeque<String>, bool)>,
+    state: Mutex<RingState>,
     ended: Condvar,
+}
+
+#[derive(Default)]
+struct RingState {
+    lines: VecDeque<String>,
+    /// How many lines were written in all.
+    written: u64,
+    ended: bool,
 }
 
 impl StderrRing {
     fn new(capacity: usize) -> StderrRing {
-        StderrRing { capacity, state: Mutex::new((VecDeque::new(), false)), ended: Condvar::new() }
+        StderrRing { capacity, state: Mutex::new(RingState::default()), ended: Condvar::new() }
     }
 
     fn push(&self, line: &[u8], cut: bool) {
@@ -442,11 +467,12 @@ impl StderrRing {
             text.push_str(" …(cut)");
         }
         if let Ok(mut state) = self.state.lock() {
-            if state.0.len() == self.capacity {
-                state.0.pop_front();
+            state.written += 1;
+            if state.lines.len() == self.capacity {
+                state.lines.pop_front();
             }
             if self.capacity > 0 {
-                state.0.push_back(text);
+                state.lines.push_back(text);
             }
         }
     }
@@ -463,19 +489,31 @@ impl StderrRing {
             }
         }
         if let Ok(mut state) = self.state.lock() {
-            state.1 = true;
+            state.ended = true;
         }
         self.ended.notify_all();
     }
 
     fn wait_for_end(&self, within: Duration) {
         if let Ok(state) = self.state.lock() {
-            let _ = self.ended.wait_timeout_while(state, within, |s| !s.1);
+            let _ = self.ended.wait_timeout_while(state, within, |s| !s.ended);
         }
     }
 
-    fn lines(&self) -> Vec<String> {
-        self.state.lock().map(|s| s.0.iter().cloned().collect()).unwrap_or_default()
+    /// How many lines were written in all.
+    fn written(&self) -> u64 {
+        self.state.lock().map(|s| s.written).unwrap_or_default()
+    }
+
+    /// The last lines kept of those written after the first `mark`.
+    fn lines_since(&self, mark: u64) -> Vec<String> {
+        self.state
+            .lock()
+            .map(|s| {
+                let since = usize::try_from(s.written.saturating_sub(mark)).unwrap_or(usize::MAX);
+                s.lines.iter().skip(s.lines.len().saturating_sub(since)).cloned().collect()
+            })
+            .unwrap_or_default()
     }
 }
 
@@ -538,6 +576,9 @@ mod tests {
         text.extend_from_slice(&long);
         text.push(b'\n');
         ring.drain(&text[..]);
-        assert_eq!(ring.lines(), vec!["three".to_string(), format!("{} …(cut)", "x".repeat(STDERR_LINE_BYTES))]);
+        assert_eq!(ring.lines_since(0), vec!["three".to_string(), format!("{} …(cut)", "x".repeat(STDERR_LINE_BYTES))]);
+        assert_eq!(ring.written(), 4);
+        assert_eq!(ring.lines_since(3), vec![format!("{} …(cut)", "x".repeat(STDERR_LINE_BYTES))]);
+        assert!(ring.lines_since(4).is_empty());
     }
 }

@@ -173,8 +173,9 @@ fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {
         panic!("the case should fail: {:?}", ran.run.outcomes[0].status);
     };
     assert_eq!(failure.exchange.len(), 2, "{:?}", failure.exchange);
-    assert!(failure.exchange[0].starts_with("> {\"cmd\":\"normalize\""), "{:?}", failure.exchange);
-    assert!(failure.exchange[1].starts_with("< {\"seq\":1,\"arguments\":"), "{:?}", failure.exchange);
+    // Numbered from the case's first request (on the wire it was seq 1, after start).
+    assert!(failure.exchange[0].starts_with("> {\"cmd\":\"normalize\",\"seq\":0,"), "{:?}", failure.exchange);
+    assert!(failure.exchange[1].starts_with("< {\"seq\":0,\"arguments\":"), "{:?}", failure.exchange);
     let report = tool_conformance::report::Report::new(&corpus.catalog, &ran.run);
     let markdown = tool_conformance::report::markdown::render(&report);
     assert!(markdown.contains("The exchange that led to it:\n\n```text\n> {\"cmd\":\"normalize\""), "{markdown}");
@@ -249,4 +250,75 @@ fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must
         assert_eq!(session.run_case(case).status.kind(), outcome.status.kind(), "{}", case.id);
     }
     assert!(failed > 100 && skipped > 10, "{failed} failed, {skipped} skipped");
+}
+
+/// The reference, but executing every invoke: every call reaches its handler, as in a runtime
+/// that validates nothing.
+struct Executing(Reference);
+
+impl tool_conformance::Target for Executing {
+    fn start(&mut self) -> Result<tool_conformance::Implementation, tool_conformance::TargetError> {
+        self.0.start()
+    }
+    fn normalize(&mut self, schema: &Value, arguments: &Value) -> Result<Value, tool_conformance::TargetError> {
+        self.0.normalize(schema, arguments)
+    }
+    fn register(&mut self, tools: &[tool_conformance::Tool]) -> Result<(), tool_conformance::TargetError> {
+        self.0.register(tools)
+    }
+    fn describe(&mut self, tool: &str, view: tool_conformance::View) -> Result<Value, tool_conformance::TargetError> {
+        self.0.describe(tool, view)
+    }
+    fn invoke(
+        &mut self,
+        _: &str,
+        _: tool_conformance::Transport,
+        arguments: &Value,
+    ) -> Result<tool_conformance::Invocation, tool_conformance::TargetError> {
+        Ok(tool_conformance::Invocation::Executed { handler_calls: 1, received: arguments.clone() })
+    }
+}
+
+#[test]
+fn a_failing_case_shows_the_same_exchange_whatever_ran_before_it_on_its_instance() {
+    use tool_conformance::case::{Case, Check};
+    use tool_conformance::jobs::{Instance, run_cases};
+    use tool_conformance::remote::Remote;
+    use tool_conformance::serve::Loopback;
+    use tool_conformance::transcript::WireLog;
+
+    let corpus = Corpus::embedded().expect("the corpus loads");
+    let run = |cases: &[&Case]| {
+        let log = WireLog::new();
+        let remote = Remote::new(Loopback::new(|| Executing(Reference::new())), Limits::default(), log.clone());
+        run_cases(cases, vec![Instance::new(Box::new(remote), Some(log))], false).run.outcomes
+    };
+    let exchange = |status: &Status| match status {
+        Status::Fail(failure) => Some(failure.exchange.clone()),
+        _ => None,
+    };
+    // Two failing invoke cases with the same tools: run after the first, the second registers
+    // nothing (the tools are registered already), yet shows the same exchange as run alone.
+    let invokes: Vec<&Case> = corpus.cases.iter().filter(|c| matches!(c.check, Check::Invoke { .. })).collect();
+    let tools = |case: &Case| match &case.check {
+        Check::Invoke { tools, .. } => tools.clone(),
+        _ => Vec::new(),
+    };
+    let mut compared = 0;
+    for pair in invokes.windows(2).filter(|pair| tools(pair[0]) == tools(pair[1])) {
+        let together = run(pair);
+        let alone = run(&pair[1..]);
+        let (Some(first), Some(after), Some(alone)) =
+            (exchange(&together[0].status), exchange(&together[1].status), exchange(&alone[0].status))
+        else {
+            continue;
+        };
+        assert!(first[0].starts_with("> {\"cmd\":\"register\",\"seq\":0,"), "{first:?}");
+        assert_eq!(after, alone, "{}", pair[1].id);
+        compared += 1;
+        if compared == 5 {
+            break;
+        }
+    }
+    assert!(compared > 0, "no two failing invoke cases with the same tools");
 }
