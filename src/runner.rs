@@ -375,7 +375,7 @@ impl Calls<'_> {
             check: check.to_string(),
             failure: failure.map(|f| *f),
         };
-        let first_failure = |each: &dyn Fn(Transport, &Value) -> Result<(), Box<Failure>>| {
+        let first_failure = |each: &ErrorCheck| {
             self.calls.iter().find_map(|(transport, invocation)| each(*transport, &view(invocation)).err())
         };
         let mut checks = vec![
@@ -416,6 +416,9 @@ impl Calls<'_> {
 /// fields" an implementation takes: every root property the schema both declares and requires
 /// is listed (`least`), and nothing is listed that the schema does not expect under any reading
 /// (`most`: the declared properties, the names the root requires, and the names its anyOf/oneOf
+/// One check of one transport's error (the invocation as JSON).
+type ErrorCheck<'a> = dyn Fn(Transport, &Value) -> Result<(), Box<Failure>> + 'a;
+
 /// branches require, with the case's own list).
 struct FieldBounds {
     least: Vec<String>,

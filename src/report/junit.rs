@@ -95,7 +95,9 @@ fn test_case(report: &Report, outcome: &Outcome) -> TestCase {
         Status::Skip { reason } => {
             let mut status = TestCaseStatus::skipped();
             match expected {
-                Some(why) => status.set_type("expected-skip").set_message(one_line(&format!("expected to skip: {why}"))),
+                Some(why) => {
+                    status.set_type("expected-skip").set_message(one_line(&format!("expected to skip: {why}")))
+                }
                 None => status.set_type("skip").set_message(one_line(reason)),
             };
             status
