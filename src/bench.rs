@@ -464,13 +464,13 @@ fn reference_cost(config: &BenchConfig) -> Vec<Row> {
     for (label, bytes) in [("1 KB", 1024), ("64 KB", 64 * 1024), ("1 MB", 1024 * 1024)] {
         let (schema, text) = sized_arguments(bytes);
         let registry = registry(schema);
-        let arguments: Value = serde_json::from_slice(&text).expect("valid JSON");
+        let arguments: Value = crate::json::from_slice(&text).expect("valid JSON");
         let repetitions = if bytes < 100_000 { config.repetitions * 20 } else { config.repetitions };
         let (reference, parse) = medians(
             repetitions,
             || execute(&registry, &arguments),
             || {
-                std::hint::black_box(serde_json::from_slice::<Value>(&text).expect("valid JSON"));
+                std::hint::black_box(crate::json::from_slice::<Value>(&text).expect("valid JSON"));
             },
         );
         rows.push(row(
@@ -619,7 +619,7 @@ mod tests {
         assert!(Goal::Linear(4.0).met(1.6) && Goal::Linear(4.0).met(5.9) && !Goal::Linear(4.0).met(6.1));
         let (schema, text) = sized_arguments(64 * 1024);
         assert!((64 * 1024..66 * 1024).contains(&text.len()), "{}", text.len());
-        let arguments: Value = serde_json::from_slice(&text).unwrap();
+        let arguments: Value = crate::json::from_slice(&text).unwrap();
         let registry = registry(schema);
         let mut received = Vec::new();
         registry.executor("bench").unwrap().execute(&arguments, &mut |value| received.push(value)).unwrap();

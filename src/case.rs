@@ -376,11 +376,11 @@ mod tests {
     #[test]
     fn expectations_keep_big_numbers_exact() {
         let text = r#"{"outcome": "executed", "received": {"n": 12345678901234567890123}}"#;
-        let e: InvokeExpectation = serde_json::from_str(text).unwrap();
+        let e: InvokeExpectation = crate::json::from_str(text).unwrap();
         let InvokeExpectation::Executed { received } = e else { panic!() };
         assert_eq!(received["n"].to_string(), "12345678901234567890123");
         let text = r#"{"outcome": "executed", "handler_calls": 1, "received": {"n": 1.50000000000000000001}}"#;
-        let i: crate::Invocation = serde_json::from_str(text).unwrap();
+        let i: crate::Invocation = crate::json::from_str(text).unwrap();
         assert_eq!(serde_json::to_value(&i).unwrap()["received"]["n"].to_string(), "1.50000000000000000001");
     }
 }

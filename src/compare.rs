@@ -2,7 +2,7 @@
 //!
 //! Object key order is ignored; arrays compare in order; numbers compare by exact decimal value,
 //! so `1.0` equals `1`, `1e2` equals `100`, `-0` equals `0`, and `12345678901234567890123` is never
-//! rounded (serde_json is built with `arbitrary_precision`, so a number keeps the digits it was
+//! rounded (the suite's values, [`crate::json::Value`], keep the digits a number was
 //! written with). [`first_difference`] gives the JSON pointer where two values first part.
 
 use serde_json::{Map, Number, Value};
@@ -219,7 +219,7 @@ mod tests {
     use serde_json::json;
 
     fn num(text: &str) -> Value {
-        serde_json::from_str(text).unwrap()
+        crate::json::from_str(text).unwrap()
     }
 
     #[test]
@@ -238,8 +238,8 @@ mod tests {
 
     #[test]
     fn key_order_is_ignored_and_array_order_is_not() {
-        let a: Value = serde_json::from_str(r#"{"a":1,"b":[1,2]}"#).unwrap();
-        let b: Value = serde_json::from_str(r#"{"b":[1,2],"a":1}"#).unwrap();
+        let a: Value = crate::json::from_str(r#"{"a":1,"b":[1,2]}"#).unwrap();
+        let b: Value = crate::json::from_str(r#"{"b":[1,2],"a":1}"#).unwrap();
         assert!(same(&a, &b));
         assert_eq!(first_difference(&json!([1, 2]), &json!([2, 1])), Some("/0".into()));
         for (x, y) in [
@@ -276,7 +276,7 @@ mod tests {
             "1e2",
         ]
         .iter()
-        .map(|text| serde_json::from_str(text).unwrap())
+        .map(|text| crate::json::from_str(text).unwrap())
         .collect();
         for a in &values {
             let mut text = String::new();
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn canonical_sorts_keys_at_every_depth() {
-        let v: Value = serde_json::from_str(r#"{"b":{"d":1,"c":2},"a":[{"f":1,"e":2}]}"#).unwrap();
+        let v: Value = crate::json::from_str(r#"{"b":{"d":1,"c":2},"a":[{"f":1,"e":2}]}"#).unwrap();
         assert_eq!(canonical(&v).to_string(), r#"{"a":[{"e":2,"f":1}],"b":{"c":2,"d":1}}"#);
     }
 }

@@ -136,8 +136,8 @@ fn schemas() -> &'static Schemas {
     static SCHEMAS: OnceLock<Schemas> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
         let compile = |text: &str| {
-            let schema: Value = serde_json::from_str(text).expect("bundled schema is JSON");
-            jsonschema::validator_for(&schema).expect("bundled schema compiles")
+            let schema: Value = crate::json::from_str(text).expect("bundled schema is JSON");
+            jsonschema::validator_for(&crate::json::to_serde(&schema)).expect("bundled schema compiles")
         };
         Schemas { case: compile(CASE_SCHEMA), rules: compile(RULES_SCHEMA) }
     })
@@ -417,7 +417,7 @@ fn load_case_file(
 fn lint_schema(schema: &Value) -> Result<(), String> {
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
-        .build(schema)
+        .build(&crate::json::to_serde(schema))
         .map(|_| ())
         .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))
 }
@@ -487,9 +487,10 @@ fn strictest_error(schema: &Value, arguments: &Value) -> Result<Option<String>, 
     let validator = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
-        .build(&closed)
+        .build(&crate::json::to_serde(&closed))
         .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
-    Ok(validator.iter_errors(arguments).next().map(|error| {
+    let instance = crate::json::to_serde(arguments);
+    Ok(validator.iter_errors(&instance).next().map(|error| {
         let at = error.instance_path().as_str();
         format!("{error} at {}", if at.is_empty() { "/" } else { at })
     }))
@@ -572,9 +573,10 @@ fn validation_error(schema: &Value, arguments: &Value) -> Result<Option<String>,
     let closed = crate::case::closed_root(schema);
     let validator = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
-        .build(&closed)
+        .build(&crate::json::to_serde(&closed))
         .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
-    Ok(validator.iter_errors(arguments).next().map(|error| {
+    let instance = crate::json::to_serde(arguments);
+    Ok(validator.iter_errors(&instance).next().map(|error| {
         let at = error.instance_path().as_str();
         format!("{error} at {}", if at.is_empty() { "/" } else { at })
     }))
@@ -605,7 +607,8 @@ fn tools_for(own: Option<Vec<Tool>>, group: &Option<Vec<Tool>>, tool: &str) -> R
 /// The most useful schema error: for anyOf/oneOf failures, the branch with the fewest errors is
 /// followed down; otherwise the error deepest in the instance.
 fn best_schema_error(schema: &jsonschema::Validator, value: &Value) -> Option<(String, String)> {
-    let errors: Vec<jsonschema::ValidationError<'_>> = schema.iter_errors(value).collect();
+    let instance = crate::json::to_serde(value);
+    let errors: Vec<jsonschema::ValidationError<'_>> = schema.iter_errors(&instance).collect();
     pick(&errors)
 }
 

@@ -189,8 +189,8 @@ impl Triage {
 fn validator() -> &'static jsonschema::Validator {
     static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
     VALIDATOR.get_or_init(|| {
-        let schema: Value = serde_json::from_str(EXPECTED_FAILURES_SCHEMA).expect("bundled schema is JSON");
-        jsonschema::validator_for(&schema).expect("bundled schema compiles")
+        let schema: Value = crate::json::from_str(EXPECTED_FAILURES_SCHEMA).expect("bundled schema is JSON");
+        jsonschema::validator_for(&crate::json::to_serde(&schema)).expect("bundled schema compiles")
     })
 }
 
@@ -213,7 +213,8 @@ impl ExpectedFailures {
         let at = |p: crate::yaml::Position| Some(format!(":{}:{}", p.line, p.column));
         let document = Document::parse(text).map_err(|p| error(at(p.position), p.message))?;
         let value = if document.value.is_null() { Value::Array(Vec::new()) } else { document.value.clone() };
-        if let Some(problem) = validator().iter_errors(&value).next() {
+        let instance = crate::json::to_serde(&value);
+        if let Some(problem) = validator().iter_errors(&instance).next() {
             let pointer = problem.instance_path().as_str().to_string();
             let message = match problem.kind() {
                 jsonschema::error::ValidationErrorKind::OneOfNotValid { .. }

@@ -31,6 +31,7 @@ pub mod exit;
 pub mod expectations;
 pub mod http;
 pub mod jobs;
+pub mod json;
 pub mod outcome;
 pub mod protocol;
 pub mod protocol_schema;

@@ -386,8 +386,8 @@ impl Answer {
 /// ([`crate::surrogate::stand_in`]); paired escapes and everything else are read as they are.
 pub fn parse_answer(text: &str) -> serde_json::Result<Value> {
     match with_stand_ins(text) {
-        std::borrow::Cow::Borrowed(text) => serde_json::from_str(text),
-        std::borrow::Cow::Owned(text) => serde_json::from_str(&text),
+        std::borrow::Cow::Borrowed(text) => crate::json::from_str(text),
+        std::borrow::Cow::Owned(text) => crate::json::from_str(&text),
     }
 }
 

@@ -45,7 +45,7 @@ pub struct SchemaError(String);
 impl ProtocolSchema {
     /// Compiles the built-in schema.
     pub fn load() -> Result<ProtocolSchema, SchemaError> {
-        let root: Value = serde_json::from_str(SCHEMA_TEXT).map_err(|e| SchemaError(e.to_string()))?;
+        let root: Value = crate::json::from_str(SCHEMA_TEXT).map_err(|e| SchemaError(e.to_string()))?;
         let defs = root.get("$defs").and_then(Value::as_object).ok_or_else(|| SchemaError("no $defs".into()))?;
         let mut validators = BTreeMap::new();
         for name in Command::ALL
@@ -60,7 +60,7 @@ impl ProtocolSchema {
             }
             let validator = jsonschema::options()
                 .with_draft(jsonschema::Draft::Draft202012)
-                .build(&schema)
+                .build(&crate::json::to_serde(&schema))
                 .map_err(|e| SchemaError(format!("$defs/{name}: {e}")))?;
             validators.insert(name, validator);
         }
@@ -95,7 +95,8 @@ impl ProtocolSchema {
                 problem: "the schema has no such definition".into(),
             });
         };
-        match validator.iter_errors(value).next() {
+        let instance = crate::json::to_serde(value);
+        match validator.iter_errors(&instance).next() {
             None => Ok(()),
             Some(error) => {
                 // A keyword reached through a `$ref` is located in the file's own `$defs`.

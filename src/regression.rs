@@ -83,7 +83,7 @@ impl Snapshot {
 
     /// Parses a standing.json's text.
     pub fn parse(text: &str) -> Result<Snapshot, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let value: Value = crate::json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         let text_at = |v: &Value, pointer: &str| v.pointer(pointer).and_then(Value::as_str).map(str::to_string);
         let cases = value
             .get("cases")

@@ -630,7 +630,7 @@ mod tests {
 
     #[test]
     fn reversal_reverses_root_keys_only() {
-        let args: Value = serde_json::from_str(r#"{"a":1,"b":{"y":1,"x":2},"c":3}"#).unwrap();
+        let args: Value = crate::json::from_str(r#"{"a":1,"b":{"y":1,"x":2},"c":3}"#).unwrap();
         assert_eq!(reversed(&args).to_string(), r#"{"c":3,"b":{"y":1,"x":2},"a":1}"#);
     }
 

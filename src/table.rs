@@ -90,7 +90,7 @@ impl Published {
         let path = folder.join("standing.json");
         let error = |message: String| TableError { path: path.clone(), message };
         let text = std::fs::read_to_string(&path).map_err(|e| error(format!("cannot read: {e}")))?;
-        let value: Value = serde_json::from_str(&text).map_err(|e| error(format!("not JSON: {e}")))?;
+        let value: Value = crate::json::from_str(&text).map_err(|e| error(format!("not JSON: {e}")))?;
         let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         Published::from_json(&name, &value).map_err(error)
     }

@@ -143,7 +143,8 @@ fn convert(yaml: &serde_yaml::Value, pointer: &mut String) -> Result<Value, (Str
             let Y::String(text) = &tagged.value else {
                 return Err((pointer.clone(), "!json must tag a string of JSON text".to_string()));
             };
-            serde_json::from_str(text).map_err(|error| (pointer.clone(), format!("!json text is not JSON: {error}")))?
+            crate::json::from_str(text)
+                .map_err(|error| (pointer.clone(), format!("!json text is not JSON: {error}")))?
         }
     })
 }
@@ -257,7 +258,7 @@ impl MarkedEventReceiver for Positions {
 /// Whether a plain scalar is either not a JSON-style number, or one that serde_yaml reads exactly
 /// (an integer that fits 64 bits, or a decimal whose f64 has the same value).
 fn exact_in_yaml(text: &str) -> bool {
-    let Ok(Value::Number(written)) = serde_json::from_str::<Value>(text) else {
+    let Ok(Value::Number(written)) = crate::json::from_str::<Value>(text) else {
         return true;
     };
     if text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok() {

@@ -112,7 +112,7 @@ fn report_writes_json_and_markdown() {
     let output = tool(&["run", "--rule", "PLAT-162", "--report", dir.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("standing.json")).unwrap()).unwrap();
+        tool_conformance::json::from_str(&std::fs::read_to_string(dir.join("standing.json")).unwrap()).unwrap();
     assert_eq!(json["suite"]["name"], "tool-conformance");
     assert!(json["cases"].as_array().unwrap().iter().all(|c| c["rule"] == "PLAT-162"));
     let md = std::fs::read_to_string(dir.join("standing.md")).unwrap();

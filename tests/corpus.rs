@@ -200,7 +200,7 @@ fn every_case_file_opens_with_the_schema_modeline() {
 
 #[test]
 fn the_schema_enums_match_the_code() {
-    let schema: serde_json::Value = serde_json::from_str(tool_conformance::corpus::CASE_SCHEMA).unwrap();
+    let schema: serde_json::Value = tool_conformance::json::from_str(tool_conformance::corpus::CASE_SCHEMA).unwrap();
     let strings = |pointer: &str| -> Vec<String> {
         schema
             .pointer(pointer)
@@ -218,7 +218,7 @@ fn the_schema_enums_match_the_code() {
 
 #[test]
 fn a_file_using_every_schema_field_loads() {
-    let schema: serde_json::Value = serde_json::from_str(tool_conformance::corpus::CASE_SCHEMA).unwrap();
+    let schema: serde_json::Value = tool_conformance::json::from_str(tool_conformance::corpus::CASE_SCHEMA).unwrap();
     let example = include_str!("fixtures/every-field.yaml");
     let mut names = Vec::new();
     collect_property_names(&schema, &mut names);
@@ -306,7 +306,7 @@ fn the_strictest_reading_vouches_only_for_what_every_reading_accepts() {
     assert!(!passes_validation(&undeclared, &json!({"a": 1, "b": 2})), "a required name not declared");
     let integer = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
     assert!(passes_validation(&integer, &json!({"n": 1})));
-    let whole_float: serde_json::Value = serde_json::from_str(r#"{"n": 1.0}"#).unwrap();
+    let whole_float: serde_json::Value = tool_conformance::json::from_str(r#"{"n": 1.0}"#).unwrap();
     assert!(!passes_validation(&integer, &whole_float), "1.0 is an integer only under a reading");
     let short = json!({"type": "object", "properties": {"s": {"type": "string", "minLength": 2}}});
     assert!(passes_validation(&short, &json!({"s": "ab"})));

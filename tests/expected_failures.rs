@@ -91,7 +91,8 @@ fn listed_failures_do_not_fail_the_run_by_case_or_by_clause() {
     assert_eq!(listed.status.skipped_as_ref().skipped_type, "expected-failure");
     assert!(listed.status.skipped_as_ref().text.contains("--- expected"), "the diff is kept");
     let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report/standing.json")).unwrap()).unwrap();
+        tool_conformance::json::from_str(&std::fs::read_to_string(dir.path().join("report/standing.json")).unwrap())
+            .unwrap();
     assert_eq!(json["expected_failures"]["expected"].as_array().unwrap().len(), 2);
 
     let by_clause =
@@ -172,20 +173,20 @@ fn bad_files_are_bad_usage_with_the_place() {
 
 #[test]
 fn the_schema_agrees_with_the_loader() {
-    let schema: serde_json::Value =
-        serde_json::from_str(tool_conformance::expectations::EXPECTED_FAILURES_SCHEMA).expect("JSON");
+    let schema: serde_json_std::Value =
+        serde_json_std::from_str(tool_conformance::expectations::EXPECTED_FAILURES_SCHEMA).expect("JSON");
     let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
-    let good = serde_json::json!([
+    let good = serde_json_std::json!([
         { "case": "RT-TOOL-8/examples/doubly-escaped-title", "reason": "r" },
         { "clause": "PLAT-162.one-error", "reason": "r" }
     ]);
     assert!(validator.is_valid(&good));
     for bad in [
-        serde_json::json!([{ "case": "RT-TOOL-8/examples/x" }]),
-        serde_json::json!([{ "case": "RT-TOOL-8/examples/x", "clause": "RT-TOOL-8.1", "reason": "r" }]),
-        serde_json::json!([{ "reason": "r" }]),
-        serde_json::json!([{ "case": "RT-TOOL-8/examples/x", "reason": "" }]),
-        serde_json::json!({ "case": "RT-TOOL-8/examples/x", "reason": "r" }),
+        serde_json_std::json!([{ "case": "RT-TOOL-8/examples/x" }]),
+        serde_json_std::json!([{ "case": "RT-TOOL-8/examples/x", "clause": "RT-TOOL-8.1", "reason": "r" }]),
+        serde_json_std::json!([{ "reason": "r" }]),
+        serde_json_std::json!([{ "case": "RT-TOOL-8/examples/x", "reason": "" }]),
+        serde_json_std::json!({ "case": "RT-TOOL-8/examples/x", "reason": "r" }),
     ] {
         assert!(!validator.is_valid(&bad), "the schema accepts {bad}");
     }

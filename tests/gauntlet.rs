@@ -166,7 +166,7 @@ fn read_report(dir: &Path) -> Result<Value, String> {
         return Err("standing.md lists no failing case".into());
     }
     let text = std::fs::read_to_string(dir.join("standing.json")).map_err(|e| format!("standing.json: {e}"))?;
-    serde_json::from_str(&text).map_err(|e| format!("standing.json is not JSON: {e}"))
+    tool_conformance::json::from_str(&text).map_err(|e| format!("standing.json is not JSON: {e}"))
 }
 
 fn tail(text: &str, lines: usize) -> String {
@@ -198,7 +198,7 @@ fn broken(mode: &str) -> ! {
     for (index, line) in std::io::stdin().lock().lines().enumerate() {
         let Ok(line) = line else { break };
         let number = index + 1;
-        let request: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        let request: Value = tool_conformance::json::from_str(&line).unwrap_or(Value::Null);
         let seq = request["seq"].as_u64().unwrap_or(0);
         let good = format!("{}\n", server.handle(&request).response);
         if request["cmd"] == "start" {
@@ -221,7 +221,7 @@ fn broken(mode: &str) -> ! {
             }
             "non-json" => write(&mut out, b"this is not JSON\n"),
             "wrong-seq" => {
-                let mut response: Value = serde_json::from_str(&good).unwrap_or(Value::Null);
+                let mut response: Value = tool_conformance::json::from_str(&good).unwrap_or(Value::Null);
                 response["seq"] = json!(seq + 1000);
                 write(&mut out, format!("{response}\n").as_bytes());
             }
@@ -309,7 +309,7 @@ fn fake_connection(stream: TcpStream, mode: &str) {
         if reader.read_exact(&mut body).is_err() {
             return;
         }
-        let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let request: Value = tool_conformance::json::from_slice(&body).unwrap_or(Value::Null);
         let (status, body) = if request["cmd"] == "start" {
             (200, Server::new(Reference::new()).handle(&request).response.to_string())
         } else {
@@ -403,7 +403,7 @@ fn judged_over_stdio(mode: &str) -> ! {
     let mut out = std::io::stdout();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        let request: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        let request: Value = tool_conformance::json::from_str(&line).unwrap_or(Value::Null);
         if request["cmd"] == "start" {
             note_start();
         }
@@ -448,7 +448,7 @@ fn judged_connection(stream: TcpStream, server: &std::sync::Mutex<Server<Referen
     let Ok(mut writer) = stream.try_clone() else { return };
     let mut reader = BufReader::new(stream);
     while let Some(body) = read_http_request(&mut reader) {
-        let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let request: Value = tool_conformance::json::from_slice(&body).unwrap_or(Value::Null);
         let reply = match server.lock() {
             Ok(mut server) => judged_faults(&mut server, &request),
             Err(_) => return,
@@ -544,7 +544,7 @@ fn compare(what: &str, one: &Reports, other: &Reports) -> Result<(), String> {
 /// errors whose reasons quote what was sent and earlier exchanges, a restart, and stderr.
 fn check_reports_have_faults(reports: &Reports, over_stdio: bool) -> Result<(), String> {
     let json = reports.1.get("standing.json").ok_or("no standing.json")?;
-    let standing: Value = serde_json::from_slice(json).map_err(|e| format!("standing.json: {e}"))?;
+    let standing: Value = tool_conformance::json::from_slice(json).map_err(|e| format!("standing.json: {e}"))?;
     let cases = standing["cases"].as_array().cloned().unwrap_or_default();
     let status = |s: &str| cases.iter().filter(|c| c["status"] == s).count();
     let text = String::from_utf8_lossy(json);

@@ -22,7 +22,7 @@ fn text_content_tests(dir: &Path) -> Vec<(String, String, String, String)> {
     let mut out = Vec::new();
     for file in ["namedEntities.test", "numericEntities.test", "entities.test"] {
         let text = std::fs::read_to_string(dir.join(file)).expect("read test file");
-        let data: Value = serde_json::from_str(&text).expect("test file is JSON");
+        let data: Value = tool_conformance::json::from_str(&text).expect("test file is JSON");
         for test in data["tests"].as_array().expect("tests array") {
             if test.get("initialStates").is_some() {
                 continue;

@@ -11,7 +11,7 @@ use tool_conformance::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
 use tool_conformance::{Corpus, Reference, Status, jobs, runner};
 
 fn schema() -> Value {
-    serde_json::from_str(SCHEMA_TEXT).expect("the schema is JSON")
+    tool_conformance::json::from_str(SCHEMA_TEXT).expect("the schema is JSON")
 }
 
 fn docs() -> String {

@@ -60,13 +60,14 @@ fn reference_report(corpus: &Corpus) -> Report {
 }
 
 fn validator() -> jsonschema::Validator {
-    let schema: Value = serde_json::from_str(REPORT_SCHEMA).expect("the schema is JSON");
-    jsonschema::draft202012::new(&schema).expect("the schema compiles")
+    let schema: Value = tool_conformance::json::from_str(REPORT_SCHEMA).expect("the schema is JSON");
+    jsonschema::draft202012::new(&tool_conformance::json::to_serde(&schema)).expect("the schema compiles")
 }
 
 fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &Value) {
+    let document = tool_conformance::json::to_serde(document);
     let errors: Vec<String> =
-        validator.iter_errors(document).take(5).map(|e| format!("{e} at {}", e.instance_path().as_str())).collect();
+        validator.iter_errors(&document).take(5).map(|e| format!("{e} at {}", e.instance_path().as_str())).collect();
     assert!(errors.is_empty(), "{what} does not validate against schemas/report.schema.json:\n{}", errors.join("\n"));
 }
 
@@ -90,7 +91,8 @@ fn run_report_writes_every_kind_of_file_byte_identical_from_run_to_run() {
         assert!(a == b, "{name} differs between two runs of the same implementation and corpus");
     }
     let validator = validator();
-    let written: Value = serde_json::from_str(&std::fs::read_to_string(first.join("standing.json")).unwrap()).unwrap();
+    let written: Value =
+        tool_conformance::json::from_str(&std::fs::read_to_string(first.join("standing.json")).unwrap()).unwrap();
     assert_valid(&validator, "the standing.json that run --report wrote", &written);
     assert!(written["suite"]["corpus"]["digest"].as_str().unwrap().starts_with("sha256:"));
 }
@@ -116,7 +118,8 @@ fn standing_json_validates_against_its_schema_and_the_schema_has_teeth() {
     for (what, report) in
         [("the reference's standing", reference_report(&corpus)), ("a flawed standing", flawed_report(&corpus))]
     {
-        let document: Value = serde_json::from_str(&tool_conformance::report::json::render(&report)).unwrap();
+        let document: Value =
+            tool_conformance::json::from_str(&tool_conformance::report::json::render(&report)).unwrap();
         assert_valid(&validator, what, &document);
     }
     let flawed = flawed_report(&corpus);
@@ -126,11 +129,11 @@ fn standing_json_validates_against_its_schema_and_the_schema_has_teeth() {
     )
     .unwrap();
     let triaged = flawed.clone().triaged(&file);
-    let document: Value = serde_json::from_str(&tool_conformance::report::json::render(&triaged)).unwrap();
+    let document: Value = tool_conformance::json::from_str(&tool_conformance::report::json::render(&triaged)).unwrap();
     assert!(document["expected_failures"]["expected"].as_array().is_some_and(|a| !a.is_empty()));
     assert_valid(&validator, "a standing with expected failures", &document);
-    let fixture: Value =
-        serde_json::from_str(include_str!("fixtures/report.json")).expect("tests/fixtures/report.json is JSON");
+    let fixture: Value = tool_conformance::json::from_str(include_str!("fixtures/report.json"))
+        .expect("tests/fixtures/report.json is JSON");
     assert_valid(&validator, "tests/fixtures/report.json", &fixture);
 
     let failing = document["cases"].as_array().unwrap().iter().position(|c| c["status"] == "fail").unwrap();
@@ -149,7 +152,7 @@ fn standing_json_validates_against_its_schema_and_the_schema_has_teeth() {
     for (what, damage) in broken {
         let mut bad = document.clone();
         damage(&mut bad, failing);
-        assert!(!validator.is_valid(&bad), "the schema accepts {what}");
+        assert!(!validator.is_valid(&tool_conformance::json::to_serde(&bad)), "the schema accepts {what}");
     }
 }
 
@@ -222,7 +225,7 @@ fn badges_are_shields_io_endpoints() {
         assert_eq!(badges.len(), report.standing.rules.len());
         for (((name, text), rule), color) in badges.iter().zip(&report.standing.rules).zip(colors) {
             assert_eq!(name, &format!("badge-{}.json", rule.rule));
-            let badge: Value = serde_json::from_str(text).unwrap();
+            let badge: Value = tool_conformance::json::from_str(text).unwrap();
             let keys: Vec<&str> = badge.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(keys, ["schemaVersion", "label", "message", "color"]);
             assert_eq!(badge["schemaVersion"], 1);

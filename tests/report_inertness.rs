@@ -372,7 +372,7 @@ fn every_report_file_of_the_probe_run_is_written() {
     for (name, contents) in report.files() {
         assert_eq!(std::fs::read_to_string(dir.path().join(&name)).unwrap(), contents, "{name}");
         if name.ends_with(".json") {
-            serde_json::from_str::<Value>(&contents).unwrap_or_else(|e| panic!("{name} is not JSON: {e}"));
+            tool_conformance::json::from_str::<Value>(&contents).unwrap_or_else(|e| panic!("{name} is not JSON: {e}"));
         }
     }
 }

@@ -36,7 +36,7 @@ fn parse(response: &[u8]) -> (u16, Value) {
     let text = String::from_utf8_lossy(response);
     let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    (status, tool_conformance::json::from_str(body).unwrap_or(Value::Null))
 }
 
 fn post(agent: &ureq::Agent, address: SocketAddr, request: &Value) -> (u16, Value) {
@@ -47,7 +47,7 @@ fn post(agent: &ureq::Agent, address: SocketAddr, request: &Value) -> (u16, Valu
         .expect("POST");
     let status = response.status().as_u16();
     let body = response.body_mut().read_to_string().expect("body");
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+    (status, tool_conformance::json::from_str(&body).unwrap_or(Value::Null))
 }
 
 fn agent() -> ureq::Agent {

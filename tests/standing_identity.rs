@@ -87,7 +87,7 @@ impl Drop for HttpServer {
 }
 
 fn counts(json: &str) -> String {
-    let report: serde_json::Value = serde_json::from_str(json).expect("standing.json is JSON");
+    let report: serde_json::Value = tool_conformance::json::from_str(json).expect("standing.json is JSON");
     let mut by_status = std::collections::BTreeMap::<String, usize>::new();
     for case in report["cases"].as_array().expect("cases") {
         *by_status.entry(case["status"].as_str().unwrap_or("?").to_string()).or_default() += 1;

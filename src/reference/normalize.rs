@@ -61,7 +61,7 @@ fn decode_json_argument(root: &Value, name: &str, value: &Value) -> Option<Value
     if declared.contains("string") {
         return None;
     }
-    match serde_json::from_str::<Value>(text) {
+    match crate::json::from_str::<Value>(text) {
         Ok(parsed @ Value::Array(_)) if declared.contains("array") => Some(parsed),
         Ok(parsed @ Value::Object(_)) if declared.contains("object") => Some(parsed),
         _ => None,

@@ -37,7 +37,7 @@ pub fn structured_message(tool: &str, arguments: &Value) -> Vec<u8> {
 /// A structured transport's message, decoded and dispatched.
 pub fn structured(registry: &Registry, message: &[u8], handler: &mut dyn FnMut(Value)) -> Result<(), Dispatch> {
     let envelope: Value =
-        serde_json::from_slice(message).map_err(|e| Dispatch::Unroutable(format!("unreadable message: {e}")))?;
+        crate::json::from_slice(message).map_err(|e| Dispatch::Unroutable(format!("unreadable message: {e}")))?;
     let tool = envelope
         .get("name")
         .and_then(Value::as_str)
@@ -65,7 +65,7 @@ pub fn http(registry: &Registry, request: &HttpRequest, handler: &mut dyn FnMut(
         .path
         .strip_prefix("/tools/")
         .ok_or_else(|| Dispatch::Unroutable(format!("no route for {}", request.path)))?;
-    let arguments: Value = serde_json::from_slice(&request.body)
+    let arguments: Value = crate::json::from_slice(&request.body)
         .map_err(|e| Dispatch::Unroutable(format!("the body is not JSON: {e}")))?;
     direct(registry, tool, &arguments, handler)
 }

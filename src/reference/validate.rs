@@ -106,7 +106,7 @@ impl ArgumentValidator {
         }
         let compiled = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
-            .build(&enforced)
+            .build(&crate::json::to_serde(&enforced))
             .map_err(|e| format!("the input schema of {} does not compile: {e}", tool.name))?;
         Ok(ArgumentValidator { tool: tool.name.clone(), expected_fields, schema: tool.input_schema.clone(), compiled })
     }
@@ -116,10 +116,14 @@ impl ArgumentValidator {
         let mut problems = Vec::new();
         if !arguments.is_object() {
             problems.push(Problem::new(ProblemKind::WrongType, None));
-        } else if !self.compiled.is_valid(arguments) {
+        } else {
+            let instance = crate::json::to_serde(arguments);
+            if self.compiled.is_valid(&instance) {
+                return Ok(());
+            }
             // Valid arguments, the common case, take the validator's fast path, which collects no
             // errors.
-            for error in self.compiled.iter_errors(arguments) {
+            for error in self.compiled.iter_errors(&instance) {
                 self.problems_of(error, &mut problems);
             }
         }
@@ -384,7 +388,7 @@ mod tests {
         }));
         assert_eq!(kinds(&v, json!({"n": "10"})), vec![("wrong_type".into(), Some("n".into()))]);
         assert_eq!(kinds(&v, json!({"n": true})), vec![("wrong_type".into(), Some("n".into()))]);
-        assert_eq!(kinds(&v, serde_json::from_str(r#"{"n": 1.0}"#).unwrap()), vec![]);
+        assert_eq!(kinds(&v, crate::json::from_str(r#"{"n": 1.0}"#).unwrap()), vec![]);
         assert_eq!(kinds(&v, json!({"e": "1"})), vec![("not_in_enum".into(), Some("e".into()))]);
         assert_eq!(kinds(&v, json!({"s": "é"})), vec![("too_short".into(), Some("s".into()))]);
         assert_eq!(kinds(&v, json!({"s": "éé"})), vec![]);
@@ -404,7 +408,7 @@ mod tests {
     #[test]
     fn big_numbers_validate_by_value() {
         let v = validator(json!({"type": "object", "properties": {"n": {"type": "integer"}}}));
-        let args: Value = serde_json::from_str(r#"{"n": 123456789012345678901234567890}"#).unwrap();
+        let args: Value = crate::json::from_str(r#"{"n": 123456789012345678901234567890}"#).unwrap();
         assert_eq!(kinds(&v, args), vec![]);
     }
 }

@@ -42,7 +42,7 @@ impl<T: Target> Server<T> {
 
     /// Answers a request given as bytes (one line of stdio, or one HTTP body).
     pub fn handle_bytes(&mut self, bytes: &[u8]) -> Handled {
-        match serde_json::from_slice::<Value>(bytes) {
+        match crate::json::from_slice::<Value>(bytes) {
             Ok(request) => self.handle(&request),
             Err(e) => Handled {
                 response: Answer::Failed(format!("the request is not JSON: {e}")).to_json(None),

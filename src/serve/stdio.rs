@@ -62,7 +62,7 @@ mod tests {
         let lines: Vec<serde_json::Value> = output
             .split(|&b| b == b'\n')
             .filter(|l| !l.is_empty())
-            .map(|l| serde_json::from_slice(l).unwrap())
+            .map(|l| crate::json::from_slice(l).unwrap())
             .collect();
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0]["seq"], 0);

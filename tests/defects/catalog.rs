@@ -414,7 +414,7 @@ impl Defect for SubstitutesAnyJson {
     fn normalize(&self, schema: &Value, arguments: &Value) -> Value {
         let decode = |declared: Option<&BTreeSet<String>>, text: &str| {
             declared.filter(|d| !d.contains("string"))?;
-            serde_json::from_str(text).ok()
+            tool_conformance::json::from_str(text).ok()
         };
         rebuilt(schema, arguments, &decode, &reference_leaf)
     }
@@ -425,7 +425,7 @@ impl Defect for DecodesJsonScalars {
     fn normalize(&self, schema: &Value, arguments: &Value) -> Value {
         let decode = |declared: Option<&BTreeSet<String>>, text: &str| {
             let shaped = declared.filter(|d| !d.contains("string") && (d.contains("array") || d.contains("object")))?;
-            match serde_json::from_str::<Value>(text).ok()? {
+            match tool_conformance::json::from_str::<Value>(text).ok()? {
                 Value::Array(_) | Value::Object(_) => reference_decode(Some(shaped), text),
                 scalar => Some(scalar),
             }
@@ -475,7 +475,7 @@ struct DecodesStringParams;
 impl Defect for DecodesStringParams {
     fn normalize(&self, schema: &Value, arguments: &Value) -> Value {
         let decode = |declared: Option<&BTreeSet<String>>, text: &str| match declared {
-            Some(d) if d.contains("string") => match serde_json::from_str::<Value>(text).ok()? {
+            Some(d) if d.contains("string") => match tool_conformance::json::from_str::<Value>(text).ok()? {
                 parsed @ (Value::Array(_) | Value::Object(_)) => Some(parsed),
                 _ => None,
             },
@@ -489,7 +489,7 @@ struct DecodesOptionalStr;
 impl Defect for DecodesOptionalStr {
     fn normalize(&self, schema: &Value, arguments: &Value) -> Value {
         let decode = |declared: Option<&BTreeSet<String>>, text: &str| match declared {
-            Some(d) if d.contains("string") && d.contains("null") => serde_json::from_str(text).ok(),
+            Some(d) if d.contains("string") && d.contains("null") => tool_conformance::json::from_str(text).ok(),
             other => reference_decode(other, text),
         };
         rebuilt(schema, arguments, &decode, &reference_leaf)
@@ -500,7 +500,7 @@ struct DecodesUndeclaredParams;
 impl Defect for DecodesUndeclaredParams {
     fn normalize(&self, schema: &Value, arguments: &Value) -> Value {
         let decode = |declared: Option<&BTreeSet<String>>, text: &str| match declared {
-            None => match serde_json::from_str::<Value>(text).ok()? {
+            None => match tool_conformance::json::from_str::<Value>(text).ok()? {
                 parsed @ (Value::Array(_) | Value::Object(_)) => Some(parsed),
                 _ => None,
             },
@@ -844,7 +844,7 @@ impl Defect for LaxCoercion {
                 return value;
             }
             if declared.contains("integer") || declared.contains("number") {
-                if let Ok(Value::Number(n)) = serde_json::from_str::<Value>(text.trim()) {
+                if let Ok(Value::Number(n)) = tool_conformance::json::from_str::<Value>(text.trim()) {
                     return Value::Number(n);
                 }
             }
@@ -995,8 +995,8 @@ struct ProblemsInArgumentOrder;
 impl Defect for ProblemsInArgumentOrder {
     fn error(&self, _transport: Transport, _schema: &Value, raw: &Value, mut rejection: Rejection) -> Value {
         let position = |field: &Option<String>| {
-            let keys = raw.as_object().into_iter().flat_map(Map::keys);
-            field.as_ref().and_then(|f| keys.clone().position(|k| k == f)).unwrap_or(usize::MAX)
+            let mut keys = raw.as_object().into_iter().flat_map(Map::keys);
+            field.as_ref().and_then(|f| keys.position(|k| k == f)).unwrap_or(usize::MAX)
         };
         rejection.problems.sort_by_key(|p| position(&p.field));
         rejection.to_json()

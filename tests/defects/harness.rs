@@ -144,13 +144,14 @@ fn over_the_wire(tool: &str, transport: Transport, arguments: &Value) -> Result<
         Transport::Direct => Ok(arguments.clone()),
         Transport::Structured => {
             let message = structured_message(tool, arguments);
-            let envelope: Value = serde_json::from_slice(&message)
+            let envelope: Value = tool_conformance::json::from_slice(&message)
                 .map_err(|e| TargetError::Broken(format!("unreadable message: {e}")))?;
             Ok(envelope.get("arguments").cloned().unwrap_or(Value::Null))
         }
         Transport::Http => {
             let request = http_request(tool, arguments);
-            serde_json::from_slice(&request.body).map_err(|e| TargetError::Broken(format!("the body is not JSON: {e}")))
+            tool_conformance::json::from_slice(&request.body)
+                .map_err(|e| TargetError::Broken(format!("the body is not JSON: {e}")))
         }
     }
 }
@@ -278,7 +279,7 @@ pub fn reference_decode(declared: Option<&BTreeSet<String>>, text: &str) -> Opti
     if declared.contains("string") {
         return None;
     }
-    match serde_json::from_str::<Value>(text) {
+    match tool_conformance::json::from_str::<Value>(text) {
         Ok(parsed @ Value::Array(_)) if declared.contains("array") => Some(parsed),
         Ok(parsed @ Value::Object(_)) if declared.contains("object") => Some(parsed),
         _ => None,
