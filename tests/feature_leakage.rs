@@ -44,3 +44,31 @@ fn serde_json_has_only_its_defaults_in_a_dependent_crate() {
     );
     assert!(String::from_utf8_lossy(&test.stdout).contains("2 passed"), "{}", String::from_utf8_lossy(&test.stdout));
 }
+
+/// The fork's own `from_str` accepts comments and trailing commas, so every parse of JSON text in
+/// the suite goes through `tool_conformance::json::{from_str, from_slice}`, which are strict.
+#[test]
+fn json_text_is_parsed_only_by_the_strict_functions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut offenders = Vec::new();
+    for dir in ["src", "tests", "build.rs"] {
+        for entry in walkdir::WalkDir::new(root.join(dir)).into_iter().filter_map(Result::ok) {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "rs") || path.ends_with("src/json.rs") {
+                continue;
+            }
+            if path.components().any(|c| c.as_os_str() == "downstream") || path.ends_with("tests/feature_leakage.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(path).expect("a source file");
+            for needle in
+                ["serde_json::from_str", "serde_json::from_slice", "serde_json::from_reader", "Deserializer::from"]
+            {
+                if text.contains(needle) {
+                    offenders.push(format!("{}: {needle}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "JSON parsed outside tool_conformance::json:\n{}", offenders.join("\n"));
+}

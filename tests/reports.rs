@@ -1,6 +1,6 @@
 //! Every reporter on one fixed set of outcomes, against expected output in tests/fixtures/.
 //! Run with `UPDATE_FIXTURES=1` to rewrite the fixtures after a deliberate change, then read the
-//! diff.
+//! diff. Under CI (`CI` set) fixtures are never rewritten: `UPDATE_FIXTURES` there fails the test.
 
 use serde_json::json;
 use std::path::PathBuf;
@@ -95,6 +95,10 @@ fn fixed_report() -> Report {
 fn expect(name: &str, actual: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "UPDATE_FIXTURES is set under CI: fixtures are never rewritten there; unset it to compare {name}"
+        );
         std::fs::write(&path, actual).unwrap();
         return;
     }
