@@ -13,7 +13,7 @@
 //!     tools: [{name, description?, input_schema}]   # optional: default for invoke and describe
 //!     cases:
 //!       - name: kebab-case-name   # last part of the id
-//!         clauses: [RT-TOOL-8.2]  # clause ids of the file's rule, from cases/rules.yaml
+//!         clauses: [RT-TOOL-8.2]  # clause ids of the file's rule, from cases/<RULE>/rule.yaml
 //!         level: required         # required | interpretation | informational
 //!         summary: …              # one line: what is checked
 //!         note: …                 # the reading taken; mandatory unless level is required
@@ -52,6 +52,7 @@
 //! Values compare semantically (see [`crate::compare`]). YAML numbers are 64-bit, so a value whose
 //! exact digits matter is written as JSON text under the `!json` tag.
 
+use crate::rules::Rejections;
 use crate::tool::{Tool, Transport, View};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -128,6 +129,8 @@ pub struct Case {
     pub needs: Vec<String>,
     /// What to do and what to expect.
     pub check: Check,
+    /// What a rejected invoke is held to, from the rule's file.
+    pub rejections: Rejections,
     /// Where the case is defined.
     pub location: Location,
 }

@@ -120,7 +120,7 @@ struct CompareArgs {
 
 #[derive(Args)]
 struct CorpusArgs {
-    /// Use the corpus in DIR (its root holds rules.yaml) instead of the one built in.
+    /// Use the corpus in DIR (one folder per rule, each with its rule.yaml) instead of the one built in.
     #[arg(long, value_name = "DIR")]
     cases: Option<PathBuf>,
 }

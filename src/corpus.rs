@@ -1,18 +1,22 @@
-//! Loading the corpus: the rule catalog and every case file, validated and resolved into [`Case`]s.
+//! Loading the corpus: the rule files and every case file, validated and resolved into [`Case`]s.
 //!
 //! Files are read in sorted path order, from a directory (walkdir) or from the copy embedded in
-//! the binary at build time; both go through the same code. Each case file is parsed as YAML,
-//! validated against `schemas/case.schema.json` (the contract), then read into typed values and
-//! checked for what a schema cannot say: ids must be unique, clauses must exist in the catalog and
-//! belong to the file's rule, a normalize case needs a schema, an invoke or describe case needs
-//! its tool among the registered tools. Each bad file gives one error naming its file, line and
-//! column; all bad files are reported together.
+//! the binary at build time; both go through the same code. A folder `<RULE>/` of the corpus root
+//! holds its rule's file, `rule.yaml` (validated against `schemas/rule.schema.json`), and its case
+//! files; the rule files make the catalog, in the order they give. Each file is parsed once
+//! ([`Document`]) and validated against its JSON Schema (the contract), then read into typed values
+//! and checked for what a schema cannot say: a rule file's id is its folder's name and its order
+//! is its own; case ids must be unique, clauses must exist in the catalog and belong to the file's
+//! rule, levels must be among the rule's, a normalize case needs a schema, an invoke or describe
+//! case needs its tool among the registered tools. Each bad file gives one error naming its file,
+//! line and column; all bad files are reported together.
 
 use crate::case::file::{Behaviour, CaseFile};
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Location};
-use crate::rules::Catalog;
+use crate::rules::{Catalog, Clause, RULE_FILE, Rejections, Rule};
 use crate::tool::{Tool, Transport, View};
 use crate::yaml::{Document, Position};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -25,10 +29,14 @@ mod embedded {
 
 /// The case file schema, `schemas/case.schema.json`.
 pub const CASE_SCHEMA: &str = include_str!("../schemas/case.schema.json");
-/// The rule catalog schema, `schemas/rules.schema.json`.
-pub const RULES_SCHEMA: &str = include_str!("../schemas/rules.schema.json");
-/// The catalog's path relative to the corpus root.
-pub const CATALOG_FILE: &str = "rules.yaml";
+/// The rule file schema, `schemas/rule.schema.json`.
+pub const RULE_SCHEMA: &str = include_str!("../schemas/rule.schema.json");
+
+/// Whether `path`, relative to the corpus root, is where a rule file goes: `<RULE>/rule.yaml`.
+pub fn is_rule_file(path: &Path) -> bool {
+    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
+    matches!(parts.as_slice(), [_, file] if *file == RULE_FILE)
+}
 
 /// A loaded corpus: the catalog and every case, in file order.
 #[derive(Debug, Clone)]
@@ -73,7 +81,7 @@ pub enum CorpusErrorKind {
         schema: &'static str,
     },
     /// The file is not where case files go.
-    #[error("case files live at cases/<RULE>/<topic>.yaml, with a rule from rules.yaml: {0}")]
+    #[error("case files live at cases/<RULE>/<topic>.yaml, beside their rule's cases/<RULE>/rule.yaml: {0}")]
     Placement(String),
     /// Two cases have the same id.
     #[error("duplicate case id {id}; first defined at {first}")]
@@ -84,7 +92,7 @@ pub enum CorpusErrorKind {
         first: Location,
     },
     /// A clause id that the catalog does not have, or that belongs to another rule.
-    #[error("clause {clause} is not a clause of {rule} in rules.yaml")]
+    #[error("clause {clause} is not a clause of {rule} in its rule.yaml")]
     UnknownClause {
         /// The clause id cited.
         clause: String,
@@ -92,21 +100,34 @@ pub enum CorpusErrorKind {
         rule: String,
     },
     /// A `needs` entry that names no rule of the catalog, or the case's own rule.
-    #[error("needs names {need}, which is not another rule of rules.yaml than the file's own ({rule})")]
+    #[error("needs names {need}, which is not another rule of the catalog than the file's own ({rule})")]
     UnknownNeed {
         /// The rule id named.
         need: String,
         /// The file's rule.
         rule: String,
     },
+    /// A case whose level its rule's file does not list.
+    #[error("level {level} is not among the levels of {rule} ({allowed}) in its rule.yaml")]
+    Level {
+        /// The case's level.
+        level: Level,
+        /// The file's rule.
+        rule: String,
+        /// The rule's levels, comma-separated.
+        allowed: String,
+    },
+    /// A rule file that contradicts itself or another rule file.
+    #[error("{0}")]
+    Rule(String),
     /// A case that cannot check anything as written.
     #[error("nothing to check: {0}")]
     NothingToCheck(String),
     /// A schema in a case that is not a valid JSON Schema, or an expectation that contradicts it.
     #[error("{0}")]
     BadSchema(String),
-    /// The corpus has no catalog.
-    #[error("no rules.yaml at the corpus root")]
+    /// The corpus has no rule file.
+    #[error("no rule file: each rule's folder <RULE>/ holds its rule.yaml beside its case files")]
     NoCatalog,
 }
 
@@ -129,7 +150,7 @@ impl std::error::Error for CorpusErrors {}
 
 struct Schemas {
     case: jsonschema::Validator,
-    rules: jsonschema::Validator,
+    rule: jsonschema::Validator,
 }
 
 fn schemas() -> &'static Schemas {
@@ -139,7 +160,7 @@ fn schemas() -> &'static Schemas {
             let schema: Value = crate::json::from_str(text).expect("bundled schema is JSON");
             jsonschema::validator_for(&crate::json::to_serde(&schema)).expect("bundled schema compiles")
         };
-        Schemas { case: compile(CASE_SCHEMA), rules: compile(RULES_SCHEMA) }
+        Schemas { case: compile(CASE_SCHEMA), rule: compile(RULE_SCHEMA) }
     })
 }
 
@@ -150,7 +171,7 @@ impl Corpus {
         Corpus::from_files(files)
     }
 
-    /// The corpus in a directory (its root holds rules.yaml and one folder per rule).
+    /// The corpus in a directory (its root holds one folder per rule, each with its rule.yaml).
     pub fn from_dir(root: &Path) -> Result<Corpus, CorpusErrors> {
         let mut files = Vec::new();
         let mut errors = Vec::new();
@@ -183,31 +204,29 @@ impl Corpus {
         Corpus::from_files(files)
     }
 
-    /// A corpus from (path relative to the root, contents) pairs, in the order given.
+    /// A corpus from (path relative to the root, contents) pairs, in the order given: every
+    /// `<RULE>/rule.yaml` is a rule of the catalog, every other file a case file.
     pub fn from_files(files: Vec<(PathBuf, String)>) -> Result<Corpus, CorpusErrors> {
         let mut errors = Vec::new();
-        let catalog = match files.iter().find(|(path, _)| path == Path::new(CATALOG_FILE)) {
-            Some((path, text)) => match load_catalog(path, text) {
-                Ok(catalog) => Some(catalog),
-                Err(error) => {
-                    errors.push(error);
-                    None
-                }
-            },
-            None => {
-                errors.push(error_at(PathBuf::from(CATALOG_FILE), Position::default(), CorpusErrorKind::NoCatalog));
-                None
+        let mut rules: Vec<(Rule, &Path, Document)> = Vec::new();
+        for (path, text) in files.iter().filter(|(path, _)| is_rule_file(path)) {
+            match load_rule(path, text, &rules) {
+                Ok((rule, document)) => rules.push((rule, path, document)),
+                Err(error) => errors.push(error),
             }
-        };
-        let Some(catalog) = catalog else {
+        }
+        if rules.is_empty() && errors.is_empty() {
+            errors.push(error_at(PathBuf::from("."), Position::default(), CorpusErrorKind::NoCatalog));
+        }
+        if !errors.is_empty() {
             return Err(CorpusErrors(errors));
-        };
+        }
+        let mut rules: Vec<Rule> = rules.into_iter().map(|(rule, _, _)| rule).collect();
+        rules.sort_by_key(|rule| rule.order);
+        let catalog = Catalog { rules };
         let mut cases = Vec::new();
         let mut seen: HashMap<String, Location> = HashMap::new();
-        for (path, text) in &files {
-            if path == Path::new(CATALOG_FILE) {
-                continue;
-            }
+        for (path, text) in files.iter().filter(|(path, _)| !is_rule_file(path)) {
             match load_case_file(&catalog, path, text, &mut seen) {
                 Ok(mut loaded) => cases.append(&mut loaded),
                 Err(error) => errors.push(error),
@@ -277,31 +296,74 @@ fn parse(
     Ok(document)
 }
 
-fn load_catalog(path: &Path, text: &str) -> Result<Catalog, CorpusError> {
-    let document = parse(path, text, &schemas().rules, "schemas/rules.schema.json")?;
-    let catalog: Catalog = serde_json::from_value(document.value.clone())
-        .map_err(|e| error_at(path.to_path_buf(), Position::default(), CorpusErrorKind::Yaml(e.to_string())))?;
+/// Reads the node at `pointer` as a `T`; a node serde refuses is an error at that node.
+fn read<T: DeserializeOwned>(path: &Path, document: &Document, pointer: &str) -> Result<T, CorpusError> {
+    let node = document.value.pointer(pointer).cloned().unwrap_or(Value::Null);
+    serde_json::from_value(node).map_err(|error| {
+        error_at(path.to_path_buf(), document.position(pointer), CorpusErrorKind::Yaml(error.to_string()))
+    })
+}
+
+/// A node of a document, by pointer, and a reader that says whether serde takes it.
+type Part = (String, fn(&Path, &Document, &str) -> Result<(), CorpusError>);
+
+/// Reads the whole document as a `T`. When serde refuses it, the error is placed at the first
+/// of `parts` (pointers of nodes and the reader of each) that serde refuses too, so that it names
+/// the entry at fault rather than the file.
+fn read_narrowed<T: DeserializeOwned>(path: &Path, document: &Document, parts: &[Part]) -> Result<T, CorpusError> {
+    read(path, document, "").map_err(|whole| {
+        parts.iter().find_map(|(pointer, reader)| reader(path, document, pointer).err()).unwrap_or(whole)
+    })
+}
+
+fn reader<T: DeserializeOwned>(path: &Path, document: &Document, pointer: &str) -> Result<(), CorpusError> {
+    read::<T>(path, document, pointer).map(|_| ())
+}
+
+/// The pointers of the items of the array at `pointer`.
+fn items(document: &Document, pointer: &str) -> Vec<String> {
+    let n = document.value.pointer(pointer).and_then(Value::as_array).map_or(0, Vec::len);
+    (0..n).map(|i| format!("{pointer}/{i}")).collect()
+}
+
+/// Loads one rule file, checked against the rules loaded before it.
+fn load_rule(path: &Path, text: &str, before: &[(Rule, &Path, Document)]) -> Result<(Rule, Document), CorpusError> {
+    let document = parse(path, text, &schemas().rule, "schemas/rule.schema.json")?;
+    let mut parts: Vec<Part> = Vec::new();
+    parts.extend(items(&document, "/clauses").into_iter().map(|p| (p, reader::<Clause> as fn(&_, &_, &_) -> _)));
+    parts.extend(items(&document, "/levels").into_iter().map(|p| (p, reader::<Level> as fn(&_, &_, &_) -> _)));
+    parts.push(("/rejections".into(), reader::<Rejections>));
+    parts.push(("/order".into(), reader::<u64>));
+    let rule: Rule = read_narrowed(path, &document, &parts)?;
+    let here = |pointer: &str, message: String| {
+        error_at(path.to_path_buf(), document.position(pointer), CorpusErrorKind::Rule(message))
+    };
+    let folder = path.iter().next().and_then(|f| f.to_str()).unwrap_or_default();
+    if rule.id != folder {
+        return Err(here("/id", format!("the rule id {} is not its folder's name, {folder}", rule.id)));
+    }
+    if let Some((other, other_path, _)) = before.iter().find(|(other, _, _)| other.order == rule.order) {
+        return Err(here(
+            "/order",
+            format!(
+                "order {} is also that of {} ({}); each rule has its own",
+                rule.order,
+                other.id,
+                other_path.display()
+            ),
+        ));
+    }
     let mut ids = HashMap::new();
-    for (r, rule) in catalog.rules.iter().enumerate() {
-        for (c, clause) in rule.clauses.iter().enumerate() {
-            let pointer = format!("/rules/{r}/clauses/{c}/id");
-            if !clause.id.starts_with(&format!("{}.", rule.id)) {
-                return Err(error_at(
-                    path.to_path_buf(),
-                    document.position(&pointer),
-                    CorpusErrorKind::Yaml(format!("clause {} does not start with its rule id {}.", clause.id, rule.id)),
-                ));
-            }
-            if ids.insert(clause.id.clone(), ()).is_some() {
-                return Err(error_at(
-                    path.to_path_buf(),
-                    document.position(&pointer),
-                    CorpusErrorKind::Yaml(format!("clause {} is listed twice", clause.id)),
-                ));
-            }
+    for (c, clause) in rule.clauses.iter().enumerate() {
+        let pointer = format!("/clauses/{c}/id");
+        if !clause.id.starts_with(&format!("{}.", rule.id)) {
+            return Err(here(&pointer, format!("clause {} does not start with its rule id {}.", clause.id, rule.id)));
+        }
+        if ids.insert(clause.id.clone(), ()).is_some() {
+            return Err(here(&pointer, format!("clause {} is listed twice", clause.id)));
         }
     }
-    Ok(catalog)
+    Ok((rule, document))
 }
 
 fn load_case_file(
@@ -314,13 +376,13 @@ fn load_case_file(
     let parts: Vec<&str> = path.iter().filter_map(|p| p.to_str()).collect();
     let (rule, topic) = match parts.as_slice() {
         [rule, file] if catalog.rule(rule).is_some() && file.ends_with(".yaml") => {
-            (rule.to_string(), file.trim_end_matches(".yaml").to_string())
+            (catalog.rule(rule).expect("checked"), file.trim_end_matches(".yaml").to_string())
         }
         _ => return Err(here(Position { line: 1, column: 1 }, CorpusErrorKind::Placement(path.display().to_string()))),
     };
     let document = parse(path, text, &schemas().case, "schemas/case.schema.json")?;
-    let parsed: CaseFile = serde_json::from_value(document.value.clone())
-        .map_err(|e| here(Position::default(), CorpusErrorKind::Yaml(e.to_string())))?;
+    let parsed: CaseFile = read_narrowed(path, &document, &case_file_parts(&document))?;
+    let rule_id = rule.id.clone();
     let mut cases = Vec::new();
     for (g, group) in parsed.groups.into_iter().enumerate() {
         let group_at = |suffix: &str| document.position(&format!("/groups/{g}{suffix}"));
@@ -336,23 +398,30 @@ fn load_case_file(
             let at = |suffix: &str| document.position(&format!("{pointer}{suffix}"));
             let position = at("");
             let location = Location { file: path.to_path_buf(), line: position.line, column: position.column };
-            let id = format!("{rule}/{topic}/{}", raw.name);
+            let id = format!("{rule_id}/{topic}/{}", raw.name);
             if let Some(first) = seen.get(&id) {
                 return Err(here(at("/name"), CorpusErrorKind::DuplicateId { id, first: first.clone() }));
             }
+            if !rule.levels.contains(&raw.level) {
+                let allowed: Vec<&str> = rule.levels.iter().map(|l| l.as_str()).collect();
+                return Err(here(
+                    at("/level"),
+                    CorpusErrorKind::Level { level: raw.level, rule: rule_id.clone(), allowed: allowed.join(", ") },
+                ));
+            }
             for (i, clause) in raw.clauses.iter().enumerate() {
-                if !matches!(catalog.clause(clause), Some((r, _)) if r.id == rule) {
+                if !matches!(catalog.clause(clause), Some((r, _)) if r.id == rule_id) {
                     return Err(here(
                         at(&format!("/clauses/{i}")),
-                        CorpusErrorKind::UnknownClause { clause: clause.clone(), rule: rule.clone() },
+                        CorpusErrorKind::UnknownClause { clause: clause.clone(), rule: rule_id.clone() },
                     ));
                 }
             }
             for (i, needed) in raw.needs.iter().enumerate() {
-                if catalog.rule(needed).is_none() || *needed == rule {
+                if catalog.rule(needed).is_none() || *needed == rule_id {
                     return Err(here(
                         at(&format!("/needs/{i}")),
-                        CorpusErrorKind::UnknownNeed { need: needed.clone(), rule: rule.clone() },
+                        CorpusErrorKind::UnknownNeed { need: needed.clone(), rule: rule_id.clone() },
                     ));
                 }
             }
@@ -399,18 +468,46 @@ fn load_case_file(
             seen.insert(id.clone(), location.clone());
             cases.push(Case {
                 id,
-                rule: rule.clone(),
+                rule: rule_id.clone(),
                 clauses: raw.clauses,
                 level: raw.level,
                 summary: raw.summary,
                 note: raw.note,
                 needs: raw.needs,
                 check,
+                rejections: rule.rejections,
                 location,
             });
         }
     }
     Ok(cases)
+}
+
+/// The entries of a case file that serde reads apart when it refuses the whole file: each case's
+/// check, each case, each tool, each group.
+fn case_file_parts(document: &Document) -> Vec<Part> {
+    use crate::case::file::{Describe, Group, Invoke, Normalize, RawCase};
+    let mut parts: Vec<Part> = Vec::new();
+    for group in items(document, "/groups") {
+        for case in items(document, &format!("{group}/cases")) {
+            for (key, read) in [
+                ("normalize", reader::<Normalize> as fn(&_, &_, &_) -> _),
+                ("invoke", reader::<Invoke>),
+                ("describe", reader::<Describe>),
+            ] {
+                let pointer = format!("{case}/{key}");
+                if document.value.pointer(&pointer).is_some() {
+                    parts.push((pointer, read));
+                }
+            }
+            parts.push((case, reader::<RawCase>));
+        }
+        for tool in items(document, &format!("{group}/tools")) {
+            parts.push((tool, reader::<Tool>));
+        }
+        parts.push((group, reader::<Group>));
+    }
+    parts
 }
 
 /// A schema in a case must compile as JSON Schema (draft 2020-12), or the case is a bug.

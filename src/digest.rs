@@ -1,14 +1,15 @@
 //! The digest of the case files that ran, pinned in every report so that two standings can be
 //! told apart by their corpus as well as by their suite version.
 //!
-//! The files are the rule catalog and every file that holds at least one case of the run, each
-//! named by its path relative to the corpus root (with `/` separators). Each file's SHA-256 is
-//! taken over its bytes; the corpus digest is the SHA-256 of the listing `sha256sum` prints for
-//! those files in byte order of their paths (one `<hex>  <path>\n` line per file). So, from the
-//! corpus root, `sha256sum rules.yaml PLAT-162/a.yaml RT-TOOL-8/b.yaml | sha256sum` (the paths
-//! sorted) gives the same hex digits.
+//! The files are the rule catalog (every rule file, `<RULE>/rule.yaml`) and every file that holds
+//! at least one case of the run, each named by its path relative to the corpus root (with `/`
+//! separators). Each file's SHA-256 is taken over its bytes; the corpus digest is the SHA-256 of
+//! the listing `sha256sum` prints for those files in byte order of their paths (one
+//! `<hex>  <path>\n` line per file). So, from the corpus root,
+//! `sha256sum PLAT-162/a.yaml PLAT-162/rule.yaml RT-TOOL-8/b.yaml RT-TOOL-8/rule.yaml | sha256sum`
+//! (the paths sorted) gives the same hex digits.
 
-use crate::corpus::{CATALOG_FILE, Corpus};
+use crate::corpus::{Corpus, is_rule_file};
 use crate::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -35,15 +36,13 @@ pub struct FileDigest {
 }
 
 impl CorpusDigest {
-    /// The digest of the catalog and of every file of `corpus` holding a case among `outcomes`.
+    /// The digest of the rule files and of every file of `corpus` holding a case among `outcomes`.
     pub fn of_run(corpus: &Corpus, outcomes: &[Outcome]) -> CorpusDigest {
         let ran: BTreeSet<&str> = outcomes.iter().map(|o| o.id.as_str()).collect();
         let files_of_cases: BTreeSet<&Path> =
             corpus.cases.iter().filter(|c| ran.contains(c.id.as_str())).map(|c| c.location.file.as_path()).collect();
-        let files = corpus
-            .files
-            .iter()
-            .filter(|(path, _)| path == Path::new(CATALOG_FILE) || files_of_cases.contains(path.as_path()));
+        let files =
+            corpus.files.iter().filter(|(path, _)| is_rule_file(path) || files_of_cases.contains(path.as_path()));
         CorpusDigest::of_files(files.map(|(path, text)| (slashed(path), text.as_bytes())))
     }
 
@@ -87,14 +86,18 @@ mod tests {
     }
 
     #[test]
-    fn only_the_catalog_and_the_files_of_cases_that_ran_count() {
+    fn only_the_rule_files_and_the_files_of_cases_that_ran_count() {
         let corpus = Corpus::embedded().expect("the corpus loads");
         let none = CorpusDigest::of_run(&corpus, &[]);
-        assert_eq!(none.files.len(), 1);
-        assert_eq!(none.files[0].path, CATALOG_FILE);
+        let rule_files: Vec<String> = corpus.catalog.rules.iter().map(|r| format!("{}/rule.yaml", r.id)).collect();
+        let mut listed: Vec<String> = none.files.iter().map(|f| f.path.clone()).collect();
+        listed.sort();
+        let mut expected = rule_files.clone();
+        expected.sort();
+        assert_eq!(listed, expected);
         let case = &corpus.cases[0];
         let one = CorpusDigest::of_run(&corpus, &[Outcome::new(case, crate::Status::Pass)]);
-        assert_eq!(one.files.len(), 2);
+        assert_eq!(one.files.len(), rule_files.len() + 1);
         assert!(one.files.iter().any(|f| Path::new(&f.path) == case.location.file));
         assert_ne!(none.digest, one.digest);
     }

@@ -225,7 +225,18 @@ impl ExpectedFailures {
             };
             return Err(error(at(document.position(&pointer)), message));
         }
-        let entries: Vec<Entry> = serde_json::from_value(value).map_err(|e| error(None, e.to_string()))?;
+        let entries: Vec<Entry> = serde_json::from_value(value.clone()).map_err(|whole| {
+            // Placed at the first entry serde refuses by itself, else at the file.
+            let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
+            let refused = items
+                .iter()
+                .enumerate()
+                .find_map(|(index, item)| serde_json::from_value::<Entry>(item.clone()).err().map(|e| (index, e)));
+            match refused {
+                Some((index, e)) => error(at(document.position(&format!("/{index}"))), e.to_string()),
+                None => error(at(document.position("")), whole.to_string()),
+            }
+        })?;
         let positions: Vec<String> = (0..entries.len())
             .map(|index| {
                 let p = document.position(&format!("/{index}"));

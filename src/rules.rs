@@ -1,24 +1,43 @@
-//! The rule catalog, `cases/rules.yaml`: the rules the corpus tests and the clause ids cases cite.
+//! The rule catalog: one file per rule, `cases/<RULE>/rule.yaml`, beside the rule's case files.
 //!
-//! Format (contract: `schemas/rules.schema.json`):
-//! - `rules`: a list of rules, each with
-//!   - `id`: the rule id, also the name of its folder under `cases/`;
-//!   - `title`: the rule in one line;
-//!   - `source`: where the rule text comes from (optional);
-//!   - `clauses`: a list of `{id, summary}`, where `id` is `<RULE>.<clause>` and `summary` says
-//!     the clause in one line.
+//! Format (contract: `schemas/rule.schema.json`):
+//! - `id`: the rule id, also the name of its folder under `cases/`;
+//! - `title`: the rule in one line;
+//! - `source`: where the rule text comes from (optional);
+//! - `order`: where the rule stands in the catalog (rules are listed by ascending order, and no
+//!   two share one);
+//! - `levels`: the levels its cases may have;
+//! - `rejections`: what a rejected invoke in its cases is held to beyond what the case names,
+//!   `one-error` (the one error the rule asks for) or `problems` (the case's problems only);
+//! - `clauses`: a list of `{id, summary}`, where `id` is `<RULE>.<clause>` and `summary` says
+//!   the clause in one line.
+//!
+//! ```yaml
+//! # yaml-language-server: $schema=../../schemas/rule.schema.json
+//! id: TOY-1
+//! title: A toy rule.
+//! order: 3
+//! levels: [required]
+//! rejections: problems
+//! clauses:
+//!   - id: TOY-1.a
+//!     summary: The one clause.
+//! ```
 
+use crate::case::Level;
 use serde::{Deserialize, Serialize};
 
-/// The rule catalog.
+/// A rule file's name inside its rule's folder.
+pub const RULE_FILE: &str = "rule.yaml";
+
+/// The rule catalog: every rule file of the corpus.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Catalog {
-    /// The rules, in catalog order.
+    /// The rules, in catalog order (by [`Rule::order`]).
     pub rules: Vec<Rule>,
 }
 
-/// One rule and its clauses.
+/// One rule, its clauses, and what its verdict needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
@@ -29,8 +48,27 @@ pub struct Rule {
     /// Where the rule text comes from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// Where the rule stands in the catalog.
+    pub order: u64,
+    /// The levels its cases may have.
+    pub levels: Vec<Level>,
+    /// What a rejected invoke in its cases is held to.
+    pub rejections: Rejections,
     /// The clauses, in catalog order.
     pub clauses: Vec<Clause>,
+}
+
+/// What the runner holds a rejected invoke of a rule's case to, beyond what the case names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rejections {
+    /// The one error the rule asks for: it has a message, problems and expected fields; its
+    /// expected fields include every required declared root property; on HTTP it points to
+    /// get_api_spec; the same call repeated, and with its keys reversed, gives the same error.
+    OneError,
+    /// The problems the case names, which show what validation saw, and nothing more.
+    #[default]
+    Problems,
 }
 
 /// One clause of a rule.

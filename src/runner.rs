@@ -9,16 +9,16 @@
 //! one transport it calls on; any other case is `not applicable`. A case the implementation
 //! declines (`unsupported`) is skipped, which leaves a required case's rule incomplete.
 //!
-//! Every rejected invoke of a PLAT-162 case is also checked, without the case asking, for what
-//! the rule text forces of its one error: it has a message, problems and expected fields; its
+//! Every rejected invoke of a case whose rule's file says `rejections: one-error` (PLAT-162's)
+//! is also checked, without the case asking, for what the rule text forces of its one error: it has a message, problems and expected fields; its
 //! expected fields include every declared root property the schema requires and nothing the
 //! schema does not expect; on HTTP it points to get_api_spec (in any string it holds); the same
 //! call repeated gives the identical error; and the same arguments with their keys reversed give
 //! the same problems. What PLAT-162 leaves open is checked at the interpretation level and
 //! reported apart ([`READING_CHECKS`]): that the message names every field and get_api_spec, that
 //! the expected fields are exactly the suite's set, and that the error is identical whatever the
-//! key order and on every transport. In a case of another rule a rejection is read for its
-//! problems only (`ErrorContract`).
+//! key order and on every transport. In a case of a rule whose file says `rejections: problems`
+//! a rejection is read for its problems only (`ErrorContract`).
 //!
 //! Describe cases compare the published schema with the registered one: required cases by the
 //! contract it states ([`crate::contract`]), interpretation cases as a document. A normalize the
@@ -32,6 +32,7 @@ use crate::config::Selection;
 use crate::contract::contract;
 use crate::corpus::Corpus;
 use crate::outcome::{Failure, Observation, Outcome, ReadingCheck, Status};
+use crate::rules::Rejections;
 use crate::target::{Implementation, Invocation, Target, TargetError};
 use crate::tool::{Tool, Transport, View};
 use serde_json::{Map, Value, json};
@@ -156,8 +157,10 @@ impl<T: Target> Session<T> {
                 self.normalize(input_schema, arguments, expect).map(no_readings)
             }
             Check::Invoke { tools, tool, arguments, transports, expect } => {
-                let contract =
-                    if case.rule == ONE_ERROR_RULE { ErrorContract::OneError } else { ErrorContract::Problems };
+                let contract = match case.rejections {
+                    Rejections::OneError => ErrorContract::OneError,
+                    Rejections::Problems => ErrorContract::Problems,
+                };
                 self.invoke(tools, tool, arguments, transports, expect, contract)
             }
             Check::Describe { tools, tool, views } => self.describe(tools, tool, views, case.level).map(no_readings),
@@ -290,19 +293,17 @@ struct Calls<'a> {
     contract: ErrorContract,
 }
 
-/// The rule whose cases hold every rejection to its one-error contract (PLAT-162.one-error).
-pub const ONE_ERROR_RULE: &str = "PLAT-162";
-
 /// What the runner checks of a rejection beyond what the case names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ErrorContract {
-    /// A case of PLAT-162: the error is the one error its one-error clause asks for. It has a
-    /// message, problems and expected fields; the message mentions get_api_spec, every problem's
-    /// field and every expected field; the same call repeated, with its keys reversed, and on
-    /// every transport gives the identical error.
+    /// A case of a rule with `rejections: one-error` (PLAT-162): the error is the one error
+    /// its one-error clause asks for. It has a message, problems and expected fields; the message
+    /// mentions get_api_spec, every problem's field and every expected field; the same call
+    /// repeated, with its keys reversed, and on every transport gives the identical error.
     OneError,
-    /// A case of another rule (RT-TOOL-8 says nothing of errors): the call is rejected before the
-    /// handler with exactly the problems the case names, which show what validation saw.
+    /// A case of a rule with `rejections: problems` (RT-TOOL-8 says nothing of errors): the call
+    /// is rejected before the handler with exactly the problems the case names, which show what
+    /// validation saw.
     Problems,
 }
 

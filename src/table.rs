@@ -10,6 +10,9 @@
 //! given `--expected-failures FILE` records, in `standing.json`, each failing case with the reason
 //! of its entry. The page groups failing cases by that reason, one sentence each, and counts the
 //! failures no entry explains. Skips are grouped by the reason the implementation gave.
+//!
+//! The columns stand in the order `DIR/columns.txt` gives (in `reports/`: the built-in reference,
+//! then the example adapter), then by folder name.
 
 use crate::case::Level;
 use crate::outcome::StatusKind;
@@ -20,9 +23,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The folders of the suite's own implementations, which stand in the first columns: the built-in
-/// reference, then the example adapter.
-const FIRST: [&str; 2] = ["reference", "python"];
+/// The file of `DIR` that names the folders standing in the first columns, one a line, in order
+/// (`#` starts a comment); the other folders follow by name.
+pub const COLUMNS_FILE: &str = "columns.txt";
 
 /// How many distinct skip reasons a section lists before it sums up the rest.
 const SKIP_REASONS_SHOWN: usize = 8;
@@ -184,19 +187,35 @@ fn counts(value: Option<&Value>) -> Result<Counts, String> {
     Ok(counts)
 }
 
-/// Reads every `DIR/*/standing.json`: the reference and the example adapter first, then the
-/// others by folder name.
-/// Folders without a standing.json are passed over.
+/// Reads every `DIR/*/standing.json`: first the folders `DIR/columns.txt` names, in its order,
+/// then the others by folder name. Folders without a standing.json are passed over.
 pub fn load_all(dir: &Path) -> Result<Vec<Published>, TableError> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| TableError { path: dir.into(), message: format!("cannot read: {e}") })?;
+    let first = first_columns(dir)?;
     let mut folders: Vec<PathBuf> =
         entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("standing.json").is_file()).collect();
     folders.sort_by_key(|p| {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        (FIRST.iter().position(|f| *f == name).unwrap_or(FIRST.len()), name)
+        (first.iter().position(|f| *f == name).unwrap_or(first.len()), name)
     });
     folders.iter().map(|f| Published::load(f)).collect()
+}
+
+/// The folders `DIR/columns.txt` names, in order; none when there is no such file.
+fn first_columns(dir: &Path) -> Result<Vec<String>, TableError> {
+    let path = dir.join(COLUMNS_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(TableError { path, message: format!("cannot read: {e}") }),
+    };
+    Ok(text
+        .lines()
+        .map(|line| line.split_once('#').map_or(line, |(before, _)| before).trim())
+        .filter(|line| !line.is_empty())
+        .map(str::to_string)
+        .collect())
 }
 
 /// The Markdown page for these standings. `dir` is how the page names the folder they came from.
@@ -420,6 +439,20 @@ mod tests {
         assert!(page.contains("### reference: ref 1.0\n\nEvery case ran, and none failed."), "{page}");
         assert_eq!(standings[2].unexplained().len(), 1);
         assert!(standings[1].unexplained().is_empty());
+    }
+
+    #[test]
+    fn columns_txt_orders_the_first_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a", "b", "c", "d"] {
+            std::fs::create_dir(dir.path().join(name)).unwrap();
+            let text = standing(name, "pass", None).to_string();
+            std::fs::write(dir.path().join(name).join("standing.json"), text).unwrap();
+        }
+        let folders = |dir: &Path| load_all(dir).unwrap().into_iter().map(|p| p.folder).collect::<Vec<_>>();
+        assert_eq!(folders(dir.path()), ["a", "b", "c", "d"]);
+        std::fs::write(dir.path().join(COLUMNS_FILE), "# first\nc  # then\n\nb\nnone\n").unwrap();
+        assert_eq!(folders(dir.path()), ["c", "b", "a", "d"]);
     }
 
     #[test]

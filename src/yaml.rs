@@ -1,15 +1,23 @@
-//! Reading a YAML case file into JSON values, and finding where in the file a JSON pointer is.
+//! Reading a YAML file into a JSON value, in one parse that keeps where every node is.
 //!
-//! serde_yaml parses the file. Its numbers are 64-bit, so a node tagged `!json` holds JSON text
-//! that is parsed with serde_json instead, keeping big integers and long decimals exact; a plain
-//! YAML number that 64 bits cannot hold exactly is an error that says to use the tag. yaml-rust2's
-//! event parser, which reports a line and column for every node, maps JSON pointers back to places
-//! in the file, so every error about a file names its line and column.
+//! yaml-rust2's event parser reads the file and reports a line and column for every node; the
+//! events are turned into a `serde_json::Value` here, and each node's JSON pointer is mapped to
+//! its place, so every error about a file names its line and column.
+//!
+//! Plain scalars are resolved as YAML 1.2's core schema says: `~`, `null` and an empty value are
+//! null, `true` and `false` (also capitalized or upper case) are booleans, decimal, `0x` and `0o`
+//! integers and decimal floats are numbers, anything else is a string. Quoted and block scalars
+//! are always strings. Numbers are read as 64-bit values (an integer as i64 or u64, anything else
+//! as an f64), so a node tagged `!json` holds JSON text that is parsed with serde_json instead,
+//! keeping big integers and long decimals exact; a plain number that 64 bits cannot hold exactly
+//! is an error that says to use the tag. `!!str` makes a plain scalar a string; no other tag is
+//! read. Mapping keys must be strings, and a key may appear once per mapping. Aliases copy the
+//! node their anchor names. A file holds at most one document; an empty file is `null`.
 
 use crate::compare::{numbers_equal, push_token};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 /// A place in a source file: 1-based line and column.
@@ -31,6 +39,7 @@ pub struct YamlProblem {
 }
 
 /// A parsed YAML document as JSON, with the positions of its nodes.
+#[derive(Debug, Clone)]
 pub struct Document {
     /// The document's value.
     pub value: Value,
@@ -40,214 +49,238 @@ pub struct Document {
 impl Document {
     /// Parses `text`, converting it to JSON.
     pub fn parse(text: &str) -> Result<Document, YamlProblem> {
-        let mut index = Positions::default();
-        Parser::new_from_str(text).load(&mut index, false).map_err(|error| YamlProblem {
+        let mut builder = Builder::default();
+        Parser::new_from_str(text).load(&mut builder, true).map_err(|error| YamlProblem {
             position: Position { line: error.marker().line(), column: error.marker().col() + 1 },
             message: error.info().to_string(),
         })?;
-        let positions = index.positions;
-        if let Some((position, text)) = index.inexact.into_iter().next() {
-            return Err(YamlProblem {
-                position,
-                message: format!(
-                    "the number {text} cannot be read exactly from YAML; write it as JSON text with the !json tag: !json '{text}'"
-                ),
-            });
+        if let Some(problem) = builder.problem {
+            return Err(problem);
         }
-        let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|error| YamlProblem {
-            position: error.location().map(|l| Position { line: l.line(), column: l.column() }).unwrap_or_default(),
-            message: strip_location(&error.to_string()),
-        })?;
-        let mut pointer = String::new();
-        let value = convert(&yaml, &mut pointer)
-            .map_err(|(pointer, message)| YamlProblem { position: locate(&positions, &pointer), message })?;
-        Ok(Document { value, positions })
+        Ok(Document { value: builder.value.unwrap_or(Value::Null), positions: builder.positions })
     }
 
     /// The position of the node at `pointer`, or of its nearest ancestor the index knows.
     pub fn position(&self, pointer: &str) -> Position {
-        locate(&self.positions, pointer)
-    }
-}
-
-fn locate(positions: &HashMap<String, Position>, pointer: &str) -> Position {
-    let mut pointer = pointer;
-    loop {
-        if let Some(position) = positions.get(pointer) {
-            return *position;
-        }
-        match pointer.rfind('/') {
-            Some(at) => pointer = &pointer[..at],
-            None => return Position { line: 1, column: 1 },
+        let mut pointer = pointer;
+        loop {
+            if let Some(position) = self.positions.get(pointer) {
+                return *position;
+            }
+            match pointer.rfind('/') {
+                Some(at) => pointer = &pointer[..at],
+                None => return Position { line: 1, column: 1 },
+            }
         }
     }
 }
 
-/// serde_yaml puts " at line L column C" in its messages; the caller prints the place itself.
-fn strip_location(message: &str) -> String {
-    match message.find(" at line ") {
-        Some(at) => message[..at].to_string(),
-        None => message.to_string(),
-    }
+fn position(mark: Marker) -> Position {
+    Position { line: mark.line(), column: mark.col() + 1 }
 }
 
-fn convert(yaml: &serde_yaml::Value, pointer: &mut String) -> Result<Value, (String, String)> {
-    use serde_yaml::Value as Y;
-    Ok(match yaml {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(*b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::Number(i.into())
-            } else if let Some(u) = n.as_u64() {
-                Value::Number(u.into())
-            } else {
-                let f = n.as_f64().unwrap_or(f64::NAN);
-                Value::Number(
-                    Number::from_f64(f).ok_or_else(|| (pointer.clone(), format!("{n} is not a JSON number")))?,
-                )
-            }
-        }
-        Y::String(s) => Value::String(s.clone()),
-        Y::Sequence(items) => {
-            let mut out = Vec::with_capacity(items.len());
-            for (index, item) in items.iter().enumerate() {
-                let len = pointer.len();
-                push_token(pointer, &index.to_string());
-                out.push(convert(item, pointer)?);
-                pointer.truncate(len);
-            }
-            Value::Array(out)
-        }
-        Y::Mapping(map) => {
-            let mut out = Map::new();
-            for (key, item) in map {
-                let Y::String(key) = key else {
-                    push_token(pointer, &scalar_text(key));
-                    return Err((
-                        pointer.clone(),
-                        format!("mapping key {} is not a string; quote it", scalar_text(key)),
-                    ));
-                };
-                let len = pointer.len();
-                push_token(pointer, key);
-                out.insert(key.clone(), convert(item, pointer)?);
-                pointer.truncate(len);
-            }
-            Value::Object(out)
-        }
-        Y::Tagged(tagged) => {
-            if tagged.tag != "json" {
-                return Err((pointer.clone(), format!("unknown tag {}; the only tag is !json", tagged.tag)));
-            }
-            let Y::String(text) = &tagged.value else {
-                return Err((pointer.clone(), "!json must tag a string of JSON text".to_string()));
-            };
-            crate::json::from_str(text)
-                .map_err(|error| (pointer.clone(), format!("!json text is not JSON: {error}")))?
-        }
-    })
-}
-
-fn scalar_text(value: &serde_yaml::Value) -> String {
-    serde_yaml::to_string(value).map(|s| s.trim().to_string()).unwrap_or_default()
-}
-
-/// Builds the pointer → position index from parser events, and notes plain numbers that serde_yaml
-/// would read inexactly.
+/// Builds the document's value and its pointer → position index from parser events. The first
+/// problem found is kept, and every later event is ignored.
 #[derive(Default)]
-struct Positions {
+struct Builder {
+    value: Option<Value>,
     positions: HashMap<String, Position>,
     stack: Vec<Frame>,
-    inexact: Vec<(Position, String)>,
+    anchors: HashMap<usize, Value>,
+    documents: usize,
+    problem: Option<YamlProblem>,
 }
 
 enum Frame {
     Sequence {
         pointer: String,
-        next: usize,
+        anchor: usize,
+        items: Vec<Value>,
     },
     /// `start` is kept for an empty mapping: for block mappings the parser's start mark lies
     /// past the first key, so a mapping is located at its first key instead.
     Mapping {
         pointer: String,
+        anchor: usize,
+        members: Map<String, Value>,
         key: Option<String>,
         start: Marker,
-        keys: usize,
     },
 }
 
-impl Positions {
-    /// The pointer of the node that starts now, or `None` when the event is a mapping key.
-    fn next_node(&mut self, scalar: Option<&str>) -> Option<String> {
+/// Where the node that starts now goes.
+enum Slot {
+    /// A value: its pointer.
+    Value(String),
+    /// The key of a member of the mapping at this pointer.
+    Key(String),
+}
+
+impl Builder {
+    fn fail(&mut self, mark: Marker, message: String) {
+        if self.problem.is_none() {
+            self.problem = Some(YamlProblem { position: position(mark), message });
+        }
+    }
+
+    fn slot(&mut self) -> Slot {
         match self.stack.last_mut() {
-            None => Some(String::new()),
-            Some(Frame::Sequence { pointer, next }) => {
+            None => Slot::Value(String::new()),
+            Some(Frame::Sequence { pointer, items, .. }) => {
                 let mut p = pointer.clone();
-                push_token(&mut p, &next.to_string());
-                *next += 1;
-                Some(p)
+                push_token(&mut p, &items.len().to_string());
+                Slot::Value(p)
             }
-            Some(Frame::Mapping { pointer, key, .. }) => match key.take() {
-                Some(k) => {
-                    let mut p = pointer.clone();
-                    push_token(&mut p, &k);
-                    Some(p)
-                }
-                None => {
-                    *key = Some(scalar.unwrap_or_default().to_string());
-                    None
-                }
-            },
+            Some(Frame::Mapping { pointer, key: Some(key), .. }) => {
+                let mut p = pointer.clone();
+                push_token(&mut p, key);
+                Slot::Value(p)
+            }
+            Some(Frame::Mapping { pointer, key: None, .. }) => Slot::Key(pointer.clone()),
         }
     }
 
     fn record(&mut self, pointer: &str, mark: Marker) {
-        self.positions.entry(pointer.to_string()).or_insert(Position { line: mark.line(), column: mark.col() + 1 });
+        self.positions.entry(pointer.to_string()).or_insert(position(mark));
     }
-}
 
-impl MarkedEventReceiver for Positions {
-    fn on_event(&mut self, event: Event, mark: Marker) {
-        match event {
-            Event::Scalar(text, style, _, tag) => {
-                if let Some(pointer) = self.next_node(Some(&text)) {
-                    self.record(&pointer, mark);
-                    if style == TScalarStyle::Plain && tag.is_none() && !exact_in_yaml(&text) {
-                        self.inexact.push((Position { line: mark.line(), column: mark.col() + 1 }, text));
-                    }
-                } else if let Some(Frame::Mapping { pointer, keys, .. }) = self.stack.last_mut() {
-                    // A key: the member is located at its key, the mapping at its first key.
-                    *keys += 1;
-                    let (mapping, first) = (pointer.clone(), *keys == 1);
+    /// Puts a finished node where it belongs.
+    fn place(&mut self, value: Value, anchor: usize) {
+        if anchor > 0 {
+            self.anchors.insert(anchor, value.clone());
+        }
+        match self.stack.last_mut() {
+            None => self.value = Some(value),
+            Some(Frame::Sequence { items, .. }) => items.push(value),
+            Some(Frame::Mapping { members, key, .. }) => {
+                if let Some(key) = key.take() {
+                    members.insert(key, value);
+                }
+            }
+        }
+    }
+
+    /// A key: it must be a string, and new in its mapping.
+    fn key(&mut self, mapping: String, text: String, mark: Marker) {
+        let Some(Frame::Mapping { members, key, .. }) = self.stack.last_mut() else { return };
+        if members.contains_key(&text) {
+            self.fail(mark, format!("the key {text} appears twice in this mapping"));
+            return;
+        }
+        let first = members.is_empty();
+        *key = Some(text.clone());
+        let mut member = mapping.clone();
+        push_token(&mut member, &text);
+        self.record(&member, mark);
+        if first {
+            // A mapping is located at its first key.
+            self.record(&mapping, mark);
+        }
+    }
+
+    fn scalar(&mut self, text: String, style: TScalarStyle, anchor: usize, tag: Option<Tag>, mark: Marker) {
+        let value = match self.slot() {
+            Slot::Key(mapping) => {
+                let is_string = match &tag {
+                    None => style != TScalarStyle::Plain || matches!(plain(&text), Ok(Value::String(_))),
+                    Some(tag) => is_str_tag(tag),
+                };
+                if !is_string {
                     let mut member = mapping.clone();
                     push_token(&mut member, &text);
                     self.record(&member, mark);
-                    if first {
-                        self.record(&mapping, mark);
-                    }
+                    self.fail(mark, format!("mapping key {text} is not a string; quote it"));
+                    return;
                 }
-            }
-            Event::Alias(_) => {
-                if let Some(pointer) = self.next_node(None) {
-                    self.record(&pointer, mark);
+                if anchor > 0 {
+                    self.anchors.insert(anchor, Value::String(text.clone()));
                 }
+                self.key(mapping, text, mark);
+                return;
             }
-            Event::SequenceStart(..) => {
-                let pointer = self.next_node(None).unwrap_or_default();
+            Slot::Value(pointer) => {
                 self.record(&pointer, mark);
-                self.stack.push(Frame::Sequence { pointer, next: 0 });
+                match (&tag, style) {
+                    (Some(tag), _) if is_json_tag(tag) => {
+                        crate::json::from_str(&text).map_err(|error| format!("!json text is not JSON: {error}"))
+                    }
+                    (Some(tag), _) if is_str_tag(tag) => Ok(Value::String(text)),
+                    (Some(tag), _) => Err(unknown_tag(tag)),
+                    (None, TScalarStyle::Plain) => plain(&text),
+                    (None, _) => Ok(Value::String(text)),
+                }
             }
-            Event::MappingStart(..) => {
-                let pointer = self.next_node(None).unwrap_or_default();
-                self.stack.push(Frame::Mapping { pointer, key: None, start: mark, keys: 0 });
+        };
+        match value {
+            Ok(value) => self.place(value, anchor),
+            Err(message) => self.fail(mark, message),
+        }
+    }
+
+    fn start(&mut self, mapping: bool, anchor: usize, tag: Option<Tag>, mark: Marker) {
+        let pointer = match self.slot() {
+            Slot::Value(pointer) => pointer,
+            Slot::Key(mapping) => {
+                self.record(&mapping, mark);
+                return self.fail(mark, "a mapping key is a mapping or a sequence; keys are strings".into());
             }
+        };
+        if let Some(tag) = tag {
+            let message =
+                if is_json_tag(&tag) { "!json must tag a string of JSON text".to_string() } else { unknown_tag(&tag) };
+            self.record(&pointer, mark);
+            return self.fail(mark, message);
+        }
+        if mapping {
+            self.stack.push(Frame::Mapping { pointer, anchor, members: Map::new(), key: None, start: mark });
+        } else {
+            self.record(&pointer, mark);
+            self.stack.push(Frame::Sequence { pointer, anchor, items: Vec::new() });
+        }
+    }
+}
+
+impl MarkedEventReceiver for Builder {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        if self.problem.is_some() {
+            return;
+        }
+        match event {
+            Event::DocumentStart => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    self.fail(mark, "a second document; a file holds one YAML document".into());
+                }
+            }
+            Event::Scalar(text, style, anchor, tag) => self.scalar(text, style, anchor, tag, mark),
+            Event::Alias(anchor) => {
+                let Some(value) = self.anchors.get(&anchor).cloned() else {
+                    return self.fail(mark, "an alias to an unknown anchor".into());
+                };
+                match self.slot() {
+                    Slot::Value(pointer) => {
+                        self.record(&pointer, mark);
+                        self.place(value, 0);
+                    }
+                    Slot::Key(mapping) => match value {
+                        Value::String(text) => self.key(mapping, text, mark),
+                        _ => self.fail(mark, "an alias as a mapping key must name a string".into()),
+                    },
+                }
+            }
+            Event::SequenceStart(anchor, tag) => self.start(false, anchor, tag, mark),
+            Event::MappingStart(anchor, tag) => self.start(true, anchor, tag, mark),
             Event::SequenceEnd => {
-                self.stack.pop();
+                if let Some(Frame::Sequence { anchor, items, .. }) = self.stack.pop() {
+                    self.place(Value::Array(items), anchor);
+                }
             }
             Event::MappingEnd => {
-                if let Some(Frame::Mapping { pointer, start, keys: 0, .. }) = self.stack.pop() {
-                    self.record(&pointer, start);
+                if let Some(Frame::Mapping { pointer, anchor, members, start, .. }) = self.stack.pop() {
+                    if members.is_empty() {
+                        self.record(&pointer, start);
+                    }
+                    self.place(Value::Object(members), anchor);
                 }
             }
             _ => {}
@@ -255,19 +288,97 @@ impl MarkedEventReceiver for Positions {
     }
 }
 
-/// Whether a plain scalar is either not a JSON-style number, or one that serde_yaml reads exactly
-/// (an integer that fits 64 bits, or a decimal whose f64 has the same value).
-fn exact_in_yaml(text: &str) -> bool {
-    let Ok(Value::Number(written)) = crate::json::from_str::<Value>(text) else {
-        return true;
+fn is_json_tag(tag: &Tag) -> bool {
+    tag.handle == "!" && tag.suffix == "json"
+}
+
+fn is_str_tag(tag: &Tag) -> bool {
+    tag.handle == "tag:yaml.org,2002:" && tag.suffix == "str"
+}
+
+fn unknown_tag(tag: &Tag) -> String {
+    let name =
+        if tag.handle == "tag:yaml.org,2002:" { format!("!!{}", tag.suffix) } else { tag.handle.clone() + &tag.suffix };
+    format!("unknown tag {name}; the only tag is !json")
+}
+
+/// The value of a plain, untagged scalar.
+fn plain(text: &str) -> Result<Value, String> {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
+        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        _ => {}
+    }
+    let inexact = || {
+        format!(
+            "the number {text} cannot be read exactly from YAML; write it as JSON text with the !json tag: !json '{text}'"
+        )
     };
-    if text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok() {
-        return true;
+    if let Some(digits) = text.strip_prefix("0x") {
+        return radix(digits, 16).ok_or_else(inexact);
     }
-    match text.parse::<f64>().ok().and_then(Number::from_f64) {
-        Some(read) => numbers_equal(&written, &read),
-        None => false,
+    if let Some(digits) = text.strip_prefix("0o") {
+        return radix(digits, 8).ok_or_else(inexact);
     }
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(i) = text.parse::<i64>() {
+            return Ok(Value::Number(i.into()));
+        }
+        if let Ok(u) = text.parse::<u64>() {
+            return Ok(Value::Number(u.into()));
+        }
+        return Err(inexact());
+    }
+    match unsigned {
+        ".inf" | ".Inf" | ".INF" | ".nan" | ".NaN" | ".NAN" => {
+            return Err(format!("{text} is not a JSON number"));
+        }
+        _ => {}
+    }
+    if !is_float(unsigned) {
+        return Ok(Value::String(text.to_string()));
+    }
+    let read =
+        text.parse::<f64>().ok().and_then(Number::from_f64).ok_or_else(|| format!("{text} is not a JSON number"))?;
+    // A number written as JSON writes it must have the value it reads as.
+    if let Ok(Value::Number(written)) = crate::json::from_str::<Value>(text) {
+        if !numbers_equal(&written, &read) {
+            return Err(inexact());
+        }
+    }
+    Ok(Value::Number(read))
+}
+
+/// An integer in base `base` as a JSON number, or `None` when it does not fit 64 bits (or is not
+/// one).
+fn radix(digits: &str, base: u32) -> Option<Value> {
+    if digits.is_empty() || digits.starts_with(['+', '-']) {
+        return None;
+    }
+    u64::from_str_radix(digits, base).ok().map(|u| Value::Number(u.into()))
+}
+
+/// Whether unsigned `text` is a YAML 1.2 core float: `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`.
+fn is_float(text: &str) -> bool {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, fraction)) => digits(whole) && digits(fraction) && !(whole.is_empty() && fraction.is_empty()),
+        None => !mantissa.is_empty() && digits(mantissa),
+    };
+    let exponent_ok = match exponent {
+        None => true,
+        Some(e) => {
+            let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+            !e.is_empty() && digits(e)
+        }
+    };
+    mantissa_ok && exponent_ok
 }
 
 #[cfg(test)]
@@ -280,20 +391,59 @@ mod tests {
         assert_eq!(doc.position("/a/b/1"), Position { line: 2, column: 10 });
         assert_eq!(doc.position("/a/c/0/x"), Position { line: 4, column: 7 }, "a member is located at its key");
         assert_eq!(doc.position("/a/c/0/missing"), Position { line: 4, column: 7 });
+        assert_eq!(doc.value, serde_json::json!({"a": {"b": [1, 2], "c": [{"x": 1}]}}));
     }
 
     #[test]
     fn json_tag_keeps_big_numbers_exact() {
         let doc = Document::parse("n: !json '12345678901234567890123'\n").unwrap();
         assert_eq!(doc.value["n"].to_string(), "12345678901234567890123");
+        let problem = Document::parse("a: 1\nn: !json '{'\n").err().unwrap();
+        assert_eq!(problem.position, Position { line: 2, column: 10 }, "the tagged text");
+        assert!(problem.message.starts_with("!json text is not JSON"), "{}", problem.message);
+        let problem = Document::parse("n: !json [1]\n").err().unwrap();
+        assert_eq!(problem.message, "!json must tag a string of JSON text");
+        let problem = Document::parse("n: !yaml 1\n").err().unwrap();
+        assert_eq!(problem.message, "unknown tag !yaml; the only tag is !json");
     }
 
     #[test]
     fn inexact_plain_numbers_are_errors_with_a_place() {
         let problem = Document::parse("a: 1\nn: 12345678901234567890123\n").err().unwrap();
         assert_eq!(problem.position, Position { line: 2, column: 4 });
-        assert!(problem.message.contains("!json"), "{}", problem.message);
+        assert!(problem.message.contains("!json '12345678901234567890123'"), "{}", problem.message);
+        let problem = Document::parse("n: [0.1000000000000000000001]\n").err().unwrap();
+        assert_eq!(problem.position, Position { line: 1, column: 5 });
         assert!(Document::parse("n: 0.5\nm: 1e3\nk: -7\ns: '12345678901234567890123'\n").is_ok());
+    }
+
+    #[test]
+    fn plain_scalars_follow_the_core_schema() {
+        let doc = Document::parse(
+            "a: ~\nb:\nc: True\nd: 0x1F\ne: 0o17\nf: 1e3\ng: .5\nh: yes\ni: '1'\nj: !!str 2\nk: 18446744073709551615\nl: -0.0\n",
+        )
+        .unwrap();
+        let v = &doc.value;
+        assert_eq!((v["a"].clone(), v["b"].clone(), v["c"].clone()), (Value::Null, Value::Null, Value::Bool(true)));
+        assert_eq!((v["d"].to_string(), v["e"].to_string()), ("31".into(), "15".into()));
+        assert_eq!((v["f"].to_string(), v["g"].to_string()), ("1000.0".into(), "0.5".into()));
+        assert_eq!((v["h"].as_str(), v["i"].as_str(), v["j"].as_str()), (Some("yes"), Some("1"), Some("2")));
+        assert_eq!((v["k"].to_string(), v["l"].to_string()), ("18446744073709551615".into(), "-0.0".into()));
+        assert!(Document::parse("n: .inf\n").err().unwrap().message.contains("not a JSON number"));
+    }
+
+    #[test]
+    fn an_empty_file_is_null_and_a_second_document_an_error() {
+        assert_eq!(Document::parse("# nothing\n").unwrap().value, Value::Null);
+        let problem = Document::parse("a: 1\n---\nb: 2\n").err().unwrap();
+        assert_eq!(problem.position.line, 2, "{problem:?}");
+    }
+
+    #[test]
+    fn aliases_copy_their_anchor() {
+        let doc = Document::parse("a: &x { b: [1] }\nc: *x\n").unwrap();
+        assert_eq!(doc.value["c"], serde_json::json!({"b": [1]}));
+        assert_eq!(doc.position("/c"), Position { line: 2, column: 1 }, "a member is located at its key");
     }
 
     #[test]
@@ -303,9 +453,13 @@ mod tests {
     }
 
     #[test]
-    fn non_string_keys_are_refused() {
+    fn non_string_and_repeated_keys_are_refused() {
         let problem = Document::parse("a:\n  1: x\n").err().unwrap();
         assert!(problem.message.contains("not a string"), "{}", problem.message);
-        assert_eq!(problem.position.line, 2);
+        assert_eq!(problem.position, Position { line: 2, column: 3 });
+        assert!(Document::parse("'1': x\n\"true\": y\n").is_ok());
+        let problem = Document::parse("a: 1\nb: 2\na: 3\n").err().unwrap();
+        assert_eq!(problem.position, Position { line: 3, column: 1 });
+        assert!(problem.message.contains("twice"), "{}", problem.message);
     }
 }

@@ -93,11 +93,11 @@ fn check_passes_on_the_built_in_corpus() {
 #[test]
 fn check_fails_when_a_clause_has_no_required_case() {
     let corpus = copy_corpus();
-    let catalog = corpus.path().join("rules.yaml");
+    let catalog = corpus.path().join("RT-TOOL-8/rule.yaml");
     edit(
         &catalog,
-        "      - id: RT-TOOL-8.5\n",
-        "      - id: RT-TOOL-8.9\n        summary: A clause no case cites.\n      - id: RT-TOOL-8.5\n",
+        "  - id: RT-TOOL-8.5\n",
+        "  - id: RT-TOOL-8.9\n    summary: A clause no case cites.\n  - id: RT-TOOL-8.5\n",
     );
     let output = tool(&["check", "--cases", corpus.path().to_str().unwrap()]);
     let printed = text(&output);

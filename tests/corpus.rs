@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use tool_conformance::corpus::{CorpusError, CorpusErrorKind};
 use tool_conformance::{Corpus, Level, Transport, View};
 
-const CATALOG: &str = include_str!("../cases/rules.yaml");
+const RT_TOOL_8: &str = include_str!("../cases/RT-TOOL-8/rule.yaml");
+const PLAT_162: &str = include_str!("../cases/PLAT-162/rule.yaml");
 
 const GOOD: &str = r#"# yaml-language-server: $schema=../../schemas/case.schema.json
 groups:
@@ -21,7 +22,10 @@ groups:
 "#;
 
 fn load(files: &[(&str, &str)]) -> Result<Corpus, Vec<CorpusError>> {
-    let mut all = vec![(PathBuf::from("rules.yaml"), CATALOG.to_string())];
+    let mut all = vec![
+        (PathBuf::from("PLAT-162/rule.yaml"), PLAT_162.to_string()),
+        (PathBuf::from("RT-TOOL-8/rule.yaml"), RT_TOOL_8.to_string()),
+    ];
     all.extend(files.iter().map(|(p, t)| (PathBuf::from(p), t.to_string())));
     Corpus::from_files(all).map_err(|e| e.0)
 }
@@ -154,6 +158,81 @@ fn every_bad_file_is_reported_once() {
 fn a_missing_catalog_is_an_error() {
     let errors = Corpus::from_files(vec![(PathBuf::from("RT-TOOL-8/x.yaml"), GOOD.to_string())]).unwrap_err().0;
     assert!(matches!(errors[0].kind, CorpusErrorKind::NoCatalog));
+    assert!(errors[0].to_string().contains("rule.yaml"), "{}", errors[0]);
+}
+
+#[test]
+fn a_case_file_in_a_folder_without_a_rule_file_is_misplaced() {
+    let errors = Corpus::from_files(vec![
+        (PathBuf::from("RT-TOOL-8/rule.yaml"), RT_TOOL_8.to_string()),
+        (PathBuf::from("PLAT-162/x.yaml"), GOOD.to_string()),
+    ])
+    .unwrap_err()
+    .0;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(matches!(errors[0].kind, CorpusErrorKind::Placement(_)), "{:?}", errors[0]);
+}
+
+/// The single error of the corpus whose RT-TOOL-8/rule.yaml is `text`: its message and place.
+fn rule_error(text: &str) -> (CorpusErrorKind, String) {
+    let errors = Corpus::from_files(vec![
+        (PathBuf::from("PLAT-162/rule.yaml"), PLAT_162.to_string()),
+        (PathBuf::from("RT-TOOL-8/rule.yaml"), text.to_string()),
+        (PathBuf::from("RT-TOOL-8/x.yaml"), GOOD.to_string()),
+    ])
+    .expect_err("the rule file is bad")
+    .0;
+    assert_eq!(errors.len(), 1, "one clear error: {errors:?}");
+    let shown = errors[0].to_string();
+    assert_eq!(errors[0].path, PathBuf::from("RT-TOOL-8/rule.yaml"), "{shown}");
+    let place = shown.splitn(4, ':').take(3).collect::<Vec<_>>().join(":");
+    (errors[0].kind.clone(), place)
+}
+
+#[test]
+fn bad_rule_files_give_one_error_with_file_line_and_column() {
+    let line = |needle: &str| RT_TOOL_8.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let (kind, place) = rule_error(&RT_TOOL_8.replace("title:", "titel:"));
+    assert!(matches!(kind, CorpusErrorKind::Schema { ref message, .. } if message.contains("titel")), "{kind:?}");
+    assert_eq!(place, format!("RT-TOOL-8/rule.yaml:{}:1", line("title:")), "the misspelt field itself");
+
+    let (kind, place) = rule_error(&RT_TOOL_8.replace("rejections: problems", "rejections: some"));
+    assert!(matches!(kind, CorpusErrorKind::Schema { ref pointer, .. } if pointer == "/rejections"), "{kind:?}");
+    assert_eq!(place, format!("RT-TOOL-8/rule.yaml:{}:1", line("rejections:")), "a member is located at its key");
+
+    let (kind, place) = rule_error(&RT_TOOL_8.replace("  - id: RT-TOOL-8.3", "  - id: PLAT-162.3"));
+    assert!(matches!(kind, CorpusErrorKind::Rule(ref m) if m.contains("does not start with")), "{kind:?}");
+    assert_eq!(place, format!("RT-TOOL-8/rule.yaml:{}:5", line("id: RT-TOOL-8.3")));
+
+    let (kind, place) = rule_error(&RT_TOOL_8.replace("  - id: RT-TOOL-8.3", "  - id: RT-TOOL-8.2"));
+    assert!(matches!(kind, CorpusErrorKind::Rule(ref m) if m.contains("listed twice")), "{kind:?}");
+    assert_eq!(place, format!("RT-TOOL-8/rule.yaml:{}:5", line("id: RT-TOOL-8.3")));
+
+    let (kind, place) = rule_error(&RT_TOOL_8.replace("id: RT-TOOL-8\n", "id: RT-TOOL-9\n"));
+    assert!(matches!(kind, CorpusErrorKind::Rule(ref m) if m.contains("folder")), "{kind:?}");
+    assert_eq!(place, format!("RT-TOOL-8/rule.yaml:{}:1", line("id: RT-TOOL-8")));
+
+    let (kind, place) = rule_error(&RT_TOOL_8.replace("order: 1", "order: 2"));
+    assert!(matches!(kind, CorpusErrorKind::Rule(ref m) if m.contains("PLAT-162")), "{kind:?}");
+    assert_eq!(place, format!("RT-TOOL-8/rule.yaml:{}:1", line("order:")));
+
+    let (kind, place) = rule_error(&RT_TOOL_8.replace("order: 1", "order: [1"));
+    assert!(matches!(kind, CorpusErrorKind::Yaml(_)), "{kind:?}");
+    assert!(place.starts_with("RT-TOOL-8/rule.yaml:"), "{place}");
+}
+
+#[test]
+fn the_catalog_is_in_the_order_its_files_give() {
+    let corpus = Corpus::embedded().unwrap();
+    let ids: Vec<&str> = corpus.catalog.rules.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["RT-TOOL-8", "PLAT-162"]);
+    let swapped = Corpus::from_files(vec![
+        (PathBuf::from("PLAT-162/rule.yaml"), PLAT_162.replace("order: 2", "order: 1")),
+        (PathBuf::from("RT-TOOL-8/rule.yaml"), RT_TOOL_8.replace("order: 1", "order: 7")),
+    ])
+    .unwrap();
+    let ids: Vec<&str> = swapped.catalog.rules.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["PLAT-162", "RT-TOOL-8"]);
 }
 
 #[test]
@@ -183,8 +262,8 @@ fn the_catalog_lists_exactly_the_clause_ids_of_the_specs() {
 fn every_case_file_opens_with_the_schema_modeline() {
     let corpus = Corpus::embedded().unwrap();
     for (path, text) in &corpus.files {
-        let expected = if path.as_os_str() == "rules.yaml" {
-            "# yaml-language-server: $schema=../schemas/rules.schema.json"
+        let expected = if path.file_name().is_some_and(|name| name == "rule.yaml") {
+            "# yaml-language-server: $schema=../../schemas/rule.schema.json"
         } else {
             "# yaml-language-server: $schema=../../schemas/case.schema.json"
         };

@@ -8,20 +8,33 @@
 use std::path::Path;
 use std::process::Command;
 
-fn cargo() -> Command {
+/// The downstream crate, copied into `dir` with this package's Cargo.lock (so that it resolves to
+/// the versions the suite is tested with), its path dependency pointing here.
+fn downstream(dir: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = root.join("tests/fixtures/downstream");
+    for file in ["Cargo.toml", "src/lib.rs", "tests/defaults.rs"] {
+        let text = std::fs::read_to_string(fixture.join(file)).expect("the fixture crate");
+        let text = text.replace("path = \"../../..\"", &format!("path = {:?}", root.display().to_string()));
+        std::fs::create_dir_all(dir.join(file).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).expect("this package's Cargo.lock");
+}
+
+fn cargo(dir: &Path) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    command
-        .current_dir(manifest.join("tests/fixtures/downstream"))
-        .env("CARGO_TARGET_DIR", manifest.join("target/downstream"))
-        .env_remove("RUSTFLAGS");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    command.current_dir(dir).env("CARGO_TARGET_DIR", root.join("target/downstream")).env_remove("RUSTFLAGS");
     command
 }
 
 #[test]
 fn serde_json_has_only_its_defaults_in_a_dependent_crate() {
-    let tree = cargo()
-        .args(["tree", "--locked", "-e", "features", "-i", "serde_json@1", "--prefix", "none", "--no-dedupe"])
+    let dir = tempfile::tempdir().unwrap();
+    downstream(dir.path());
+    let tree = cargo(dir.path())
+        .args(["tree", "-e", "features", "-i", "serde_json@1", "--prefix", "none", "--no-dedupe"])
         .output()
         .expect("cargo runs");
     assert!(tree.status.success(), "cargo tree failed: {}", String::from_utf8_lossy(&tree.stderr));
@@ -35,7 +48,7 @@ fn serde_json_has_only_its_defaults_in_a_dependent_crate() {
     features.dedup();
     assert_eq!(features, ["default", "float_roundtrip", "std"], "{text}");
 
-    let test = cargo().args(["test", "--locked", "--quiet"]).output().expect("cargo runs");
+    let test = cargo(dir.path()).args(["test", "--quiet"]).output().expect("cargo runs");
     assert!(
         test.status.success(),
         "the downstream crate's test failed:\n{}\n{}",

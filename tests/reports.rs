@@ -24,10 +24,12 @@ fn outcome(id: &str, level: Level, clauses: &[&str], status: Status) -> Outcome 
 }
 
 fn fixed_report() -> Report {
-    let catalog =
-        Corpus::from_files(vec![(PathBuf::from("rules.yaml"), include_str!("../cases/rules.yaml").to_string())])
-            .unwrap()
-            .catalog;
+    let catalog = Corpus::from_files(vec![
+        (PathBuf::from("PLAT-162/rule.yaml"), include_str!("../cases/PLAT-162/rule.yaml").to_string()),
+        (PathBuf::from("RT-TOOL-8/rule.yaml"), include_str!("../cases/RT-TOOL-8/rule.yaml").to_string()),
+    ])
+    .unwrap()
+    .catalog;
     let implementation = Implementation {
         name: "example <runtime> | `x`".into(),
         version: "1.2.3".into(),
@@ -80,7 +82,7 @@ fn fixed_report() -> Report {
         ),
     ];
     let corpus = CorpusDigest::of_files([
-        ("rules.yaml".to_string(), &b"rules: []\n"[..]),
+        ("RT-TOOL-8/rule.yaml".to_string(), &b"id: RT-TOOL-8\n"[..]),
         ("RT-TOOL-8/a.yaml".to_string(), &b"groups: []\n"[..]),
     ]);
     Report {
