@@ -44,6 +44,7 @@ pub mod rules;
 pub mod runner;
 pub mod serve;
 pub mod standing;
+pub mod standing_file;
 pub mod stdio;
 pub mod surrogate;
 pub mod table;

@@ -15,7 +15,7 @@
 //! block), so standings written by other versions of the suite compare too; a corpus digest or
 //! suite version that differs is said, since it explains new and gone cases.
 
-use serde_json::Value;
+use crate::standing_file::StandingFile;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -83,51 +83,35 @@ impl Snapshot {
 
     /// Parses a standing.json's text.
     pub fn parse(text: &str) -> Result<Snapshot, String> {
-        let value: Value = crate::json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        let text_at = |v: &Value, pointer: &str| v.pointer(pointer).and_then(Value::as_str).map(str::to_string);
-        let cases = value
-            .get("cases")
-            .and_then(Value::as_array)
-            .ok_or("no `cases` array: is this a standing.json?")?
+        Ok(Snapshot::of(&StandingFile::parse(text)?))
+    }
+
+    /// What a comparison reads of a standing read by [`StandingFile`].
+    pub fn of(file: &StandingFile) -> Snapshot {
+        let cases = file
+            .cases
             .iter()
-            .enumerate()
-            .map(|(index, case)| {
-                let field = |name: &str| {
-                    text_at(case, &format!("/{name}")).ok_or(format!("cases/{index} has no string `{name}`"))
-                };
-                let status = field("status")?;
-                let behaviour = (status == "observed")
-                    .then(|| case.get("behaviour").and_then(Value::as_str).unwrap_or("other").to_string());
-                Ok(CaseState { id: field("id")?, level: field("level")?, status, behaviour })
+            .map(|case| CaseState {
+                id: case.id.clone(),
+                level: case.level.clone(),
+                status: case.status.clone(),
+                behaviour: (case.status == "observed")
+                    .then(|| case.behaviour.clone().unwrap_or_else(|| "other".into())),
             })
-            .collect::<Result<Vec<_>, String>>()?;
-        let verdicts = value
-            .pointer("/standing/rules")
-            .and_then(Value::as_array)
-            .map(|rules| {
-                rules.iter().filter_map(|r| Some((text_at(r, "/rule")?, text_at(r, "/verdict")?))).collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        let corpus_files = value
-            .pointer("/suite/corpus/files")
-            .and_then(Value::as_array)
-            .map(|files| files.iter().filter_map(|f| Some((text_at(f, "/path")?, text_at(f, "/sha256")?))).collect())
-            .unwrap_or_default();
-        let implementation = format!(
-            "{} {}",
-            text_at(&value, "/implementation/name").unwrap_or_else(|| "(unnamed)".into()),
-            text_at(&value, "/implementation/version").unwrap_or_default()
-        )
-        .trim_end()
-        .to_string();
-        Ok(Snapshot {
-            implementation,
-            suite_version: text_at(&value, "/suite/version").unwrap_or_else(|| "(unknown)".into()),
-            corpus_digest: text_at(&value, "/suite/corpus/digest"),
-            corpus_files,
-            verdicts,
+            .collect();
+        let corpus = file.suite.corpus.as_ref();
+        Snapshot {
+            implementation: file.implementation_line(),
+            suite_version: file.suite.version.clone().unwrap_or_else(|| "(unknown)".into()),
+            corpus_digest: corpus.map(|c| c.digest.clone()),
+            corpus_files: corpus
+                .into_iter()
+                .flat_map(|c| &c.files)
+                .map(|f| (f.path.clone(), f.sha256.clone()))
+                .collect(),
+            verdicts: file.standing.rules.iter().map(|r| (r.rule.clone(), r.verdict.clone())).collect(),
             cases,
-        })
+        }
     }
 }
 

@@ -15,9 +15,9 @@
 //! then the example adapter), then by folder name.
 
 use crate::case::Level;
-use crate::outcome::StatusKind;
 use crate::report::cell;
 use crate::standing::Counts;
+use crate::standing_file::StandingFile;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -100,91 +100,62 @@ impl Published {
 
     /// Reads a parsed standing.json published in the folder `folder`.
     pub fn from_json(folder: &str, value: &Value) -> Result<Published, String> {
-        let text = |v: &Value, pointer: &str| v.pointer(pointer).and_then(Value::as_str).map(str::to_string);
-        let implementation = format!(
-            "{} {}",
-            text(value, "/implementation/name").ok_or("no implementation name: is this a standing.json?")?,
-            text(value, "/implementation/version").unwrap_or_default()
-        );
-        let strings = |v: Option<&Value>| -> Vec<String> {
-            v.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
-        };
-        let rules = value
-            .pointer("/standing/rules")
-            .and_then(Value::as_array)
-            .ok_or("no standing.rules")?
+        let file: StandingFile = serde_json::from_value(value.clone()).map_err(|e| {
+            let message = e.to_string();
+            if message.contains("unknown") { message } else { format!("not a standing.json: {message}") }
+        })?;
+        Ok(Published::from_file(folder, file))
+    }
+
+    /// A standing read by [`StandingFile`], published in the folder `folder`.
+    pub fn from_file(folder: &str, file: StandingFile) -> Published {
+        let rules = file
+            .standing
+            .rules
             .iter()
-            .map(|rule| {
-                let clauses = rule
-                    .get("clauses")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .map(|c| Ok((text(c, "/clause").ok_or("a clause without an id")?, counts(c.get("counts"))?)))
-                    .collect::<Result<Vec<_>, String>>()?;
-                Ok(PublishedRule {
-                    rule: text(rule, "/rule").ok_or("a rule without an id")?,
-                    verdict: text(rule, "/verdict").unwrap_or_default(),
-                    totals: counts(rule.get("totals"))?,
-                    clauses,
-                })
+            .map(|rule| PublishedRule {
+                rule: rule.rule.clone(),
+                verdict: rule.verdict.clone(),
+                totals: rule.totals.clone(),
+                clauses: rule.clauses.iter().map(|c| (c.clause.clone(), c.counts.clone())).collect(),
             })
-            .collect::<Result<Vec<_>, String>>()?;
-        let explained: BTreeMap<String, String> = value
-            .pointer("/expected_failures/expected")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| Some((text(e, "/case")?, text(e, "/reason")?)))
+            .collect();
+        let explained: BTreeMap<&str, &str> = file
+            .expected_failures
+            .iter()
+            .flat_map(|t| &t.expected)
+            .map(|e| (e.case.as_str(), e.reason.as_str()))
             .collect();
         let mut failures = Vec::new();
         let mut skips = Vec::new();
-        for case in value.get("cases").and_then(Value::as_array).ok_or("no cases")? {
-            let id = text(case, "/id").ok_or("a case without an id")?;
-            match text(case, "/status").as_deref() {
-                Some(status @ ("fail" | "error")) => failures.push(PublishedFailure {
-                    explained: explained.get(&id).cloned(),
-                    case: id,
-                    clauses: strings(case.get("clauses")),
-                    level: text(case, "/level").unwrap_or_default(),
-                    status: status.to_string(),
+        for case in &file.cases {
+            match case.status.as_str() {
+                "fail" | "error" => failures.push(PublishedFailure {
+                    explained: explained.get(case.id.as_str()).map(|r| r.to_string()),
+                    case: case.id.clone(),
+                    clauses: case.clauses.clone(),
+                    level: case.level.clone(),
+                    status: case.status.clone(),
                 }),
-                Some("skip") => skips.push((id, text(case, "/reason").unwrap_or_default())),
+                "skip" => skips.push((case.id.clone(), case.reason.clone().unwrap_or_default())),
                 _ => {}
             }
         }
-        Ok(Published {
+        Published {
             folder: folder.to_string(),
-            implementation,
-            transports: strings(value.pointer("/implementation/transports")),
-            corpus_digest: text(value, "/suite/corpus/digest").unwrap_or_default(),
+            implementation: format!("{} {}", file.implementation.name, file.implementation.version),
+            transports: file.implementation.transports.clone(),
+            corpus_digest: file.suite.corpus.as_ref().map(|c| c.digest.clone()).unwrap_or_default(),
             rules,
             failures,
             skips,
-        })
+        }
     }
 
     /// The failing cases no expected-failures entry explains.
     pub fn unexplained(&self) -> Vec<&PublishedFailure> {
         self.failures.iter().filter(|f| f.explained.is_none()).collect()
     }
-}
-
-/// Counts as standing.json writes them: `{"required": {"pass": 3, "fail": 1}, …}`.
-fn counts(value: Option<&Value>) -> Result<Counts, String> {
-    let mut counts = Counts::default();
-    for (level, statuses) in value.and_then(Value::as_object).into_iter().flatten() {
-        let level = Level::ALL.into_iter().find(|l| l.as_str() == level).ok_or(format!("unknown level {level:?}"))?;
-        for (status, n) in statuses.as_object().into_iter().flatten() {
-            let kind = StatusKind::ALL
-                .into_iter()
-                .find(|k| k.as_str() == status)
-                .ok_or(format!("unknown status {status:?}"))?;
-            let n = n.as_u64().ok_or(format!("a count of {status} that is not a number"))? as usize;
-            *counts.0.entry(level).or_default().entry(kind).or_insert(0) += n;
-        }
-    }
-    Ok(counts)
 }
 
 /// Reads every `DIR/*/standing.json`: first the folders `DIR/columns.txt` names, in its order,
