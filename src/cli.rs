@@ -7,7 +7,6 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tool_conformance::bench::{self, BenchConfig};
 use tool_conformance::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::expectations::ExpectedFailures;
 use tool_conformance::regression::{self, Snapshot};
@@ -70,9 +69,6 @@ enum Command {
     /// Compare two standing.json files: print regressions and progressions, exit 1 on a
     /// regression.
     Compare(CompareArgs),
-    /// Measure the harness's overhead and the reference's cost, and print each ratio next to its
-    /// goal (build with --release).
-    Bench(BenchArgs),
     /// Print, as Markdown, the side-by-side table of the standings published in DIR (every
     /// DIR/<name>/standing.json); exit 1 when a failure has no expected-failures reason.
     Table(TableArgs),
@@ -83,29 +79,6 @@ struct TableArgs {
     /// The folder of published standings, e.g. reports.
     #[arg(value_name = "DIR")]
     dir: PathBuf,
-}
-
-#[derive(Args)]
-struct BenchArgs {
-    /// Timed repetitions of each measurement (the median is reported).
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    repetitions: usize,
-    /// How long the slow implementation of the --jobs measurement sleeps before each answer.
-    #[arg(long, value_name = "MS", default_value_t = 2)]
-    delay_ms: u64,
-    /// Only these measurements, by letter (e.g. `--only b --only c`); all when not given.
-    #[arg(long, value_name = "LETTER", value_parser = ["a", "b", "c", "d", "e", "f"])]
-    only: Vec<String>,
-}
-
-impl BenchArgs {
-    fn config(&self) -> Result<BenchConfig> {
-        let mut config = BenchConfig::new().context("finding the running executable")?;
-        config.repetitions = self.repetitions.max(1);
-        config.delay = std::time::Duration::from_millis(self.delay_ms);
-        config.only = self.only.iter().filter_map(|letter| letter.chars().next()).collect();
-        Ok(config)
-    }
 }
 
 #[derive(Args)]
@@ -189,7 +162,6 @@ pub fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Compare(args) => compare(args),
         Command::Table(args) => table(args),
-        Command::Bench(args) => args.config().and_then(|config| bench(&config)),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -260,15 +232,6 @@ fn print_maybe_colored(plain: impl FnOnce() -> String, colored: impl FnOnce() ->
     } else {
         out!("{}", plain());
     }
-}
-
-fn bench(config: &BenchConfig) -> Result<u8> {
-    if cfg!(debug_assertions) {
-        eprintln!("warning: a debug build; measure with `cargo run --release -- bench`");
-    }
-    outln!("{}", bench::render(&[]).trim_end());
-    bench::run(config, &mut |row| out!("{}", bench::render_row(row)))?;
-    Ok(exit::CONFORMS)
 }
 
 fn compare(args: &CompareArgs) -> Result<u8> {
@@ -401,24 +364,10 @@ struct ServeArgs {
     /// left out. Port 0 picks a free port. The URL is printed on stdout.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     http: Option<String>,
-    /// Sleep this long before every answer but start and stop (a slow implementation, for bench).
-    #[arg(long, value_name = "MS", hide = true, requires = "stdio")]
-    delay_ms: Option<u64>,
 }
 
 fn serve(args: &ServeArgs) -> Result<u8> {
     let Some(address) = &args.http else {
-        if let Some(delay) = args.delay_ms {
-            let slow = bench::Slow::new(Reference::new(), std::time::Duration::from_millis(delay));
-            serve::stdio::serve(
-                &mut Server::new(slow),
-                std::io::stdin().lock(),
-                std::io::stdout().lock(),
-                serve::stdio::MAX_REQUEST_BYTES,
-            )
-            .context("serving on stdio")?;
-            return Ok(exit::CONFORMS);
-        }
         let mut server = Server::new(Reference::new());
         serve::stdio::serve(
             &mut server,
@@ -430,13 +379,14 @@ fn serve(args: &ServeArgs) -> Result<u8> {
         return Ok(exit::CONFORMS);
     };
     let address = serve::http::bind_address(address).map_err(anyhow::Error::msg)?;
-    let listener = std::net::TcpListener::bind(address).with_context(|| format!("binding {address}"))?;
+    let options = serve::http::HttpOptions::default();
+    let listener = serve::http::listen(address, &options).with_context(|| format!("binding {address}"))?;
     let local = listener.local_addr()?;
     if !local.ip().is_loopback() {
         eprintln!("warning: {local} is not a loopback address: anyone who can reach it can use this server");
     }
     outln!("serving protocol v1 on http://{local}/");
     std::io::Write::flush(&mut std::io::stdout())?;
-    serve::http::serve(listener, Reference::new, serve::http::HttpOptions::default()).context("serving on HTTP")?;
+    serve::http::serve(listener, Reference::new, options).context("serving on HTTP")?;
     Ok(exit::CONFORMS)
 }

@@ -16,10 +16,9 @@
 //! An implementation in any language is reached through protocol v1 ([`protocol`]): a
 //! [`remote::Remote`] target speaks it over [`stdio`] or [`http`], within timeouts and restart
 //! limits, and [`jobs`] runs a selection on several instances at once. [`serve`] puts any target
-//! (the reference above all) behind the same protocol. [`bench`] measures what all this costs.
+//! (the reference above all) behind the same protocol.
 #![warn(missing_docs)]
 
-pub mod bench;
 pub mod case;
 pub mod compare;
 pub mod config;
@@ -35,7 +34,6 @@ pub mod json;
 pub mod outcome;
 pub mod protocol;
 pub mod protocol_schema;
-pub mod readiness;
 pub mod reference;
 pub mod regression;
 pub mod remote;

@@ -172,12 +172,6 @@ impl Process {
     /// Waits until stdin can take more (when something is queued) or stdout has something to
     /// read, at most until `deadline`. `Ok(false)` when the deadline passed.
     fn wait(&mut self, deadline: Instant) -> Result<bool, ChannelError> {
-        if self.written >= self.unwritten.len()
-            && crate::readiness::spin_until_readable(&self.stdout, deadline)
-                .map_err(|e| ChannelError::Io(format!("waiting for the process failed: {e}")))?
-        {
-            return Ok(true);
-        }
         loop {
             let now = Instant::now();
             if now >= deadline {

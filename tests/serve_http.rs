@@ -4,25 +4,26 @@
 
 use serde_json::{Value, json};
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 use tool_conformance::Reference;
-use tool_conformance::serve::http::{HttpOptions, bind_address, serve};
+use tool_conformance::serve::http::{HttpOptions, bind_address, listen, serve};
 
 fn start_server() -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let address = listener.local_addr().expect("address");
     let options = HttpOptions {
         max_body: 64 * 1024,
         request_timeout: Duration::from_millis(500),
         idle_timeout: Duration::from_secs(2),
         ..HttpOptions::default()
     };
+    let listener = listen("127.0.0.1:0".parse().expect("an address"), &options).expect("bind");
+    let address = listener.local_addr().expect("address");
     std::thread::spawn(move || serve(listener, Reference::new, options));
     address
 }
 
-/// Sends raw bytes on a fresh connection and reads the whole response (the server closes it).
+/// Sends raw bytes on a fresh connection and reads the whole response (the request asks the
+/// server to close the connection after it; one the server cannot read it closes anyway).
 fn raw(address: SocketAddr, bytes: &[u8]) -> (u16, Value) {
     let mut stream = TcpStream::connect(address).expect("connect");
     stream.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
@@ -32,11 +33,18 @@ fn raw(address: SocketAddr, bytes: &[u8]) -> (u16, Value) {
     parse(&response)
 }
 
+/// The first response's status and body (read by its Content-Length).
 fn parse(response: &[u8]) -> (u16, Value) {
     let text = String::from_utf8_lossy(response);
     let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-    (status, tool_conformance::json::from_str(body).unwrap_or(Value::Null))
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or_default();
+    let length = head
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .find(|(name, _)| name.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, value)| value.trim().parse().ok())
+        .unwrap_or(0usize);
+    (status, tool_conformance::json::from_str(&body[..length.min(body.len())]).unwrap_or(Value::Null))
 }
 
 fn post(agent: &ureq::Agent, address: SocketAddr, request: &Value) -> (u16, Value) {
@@ -57,13 +65,12 @@ fn agent() -> ureq::Agent {
 #[test]
 fn malformed_requests_get_a_4xx_and_a_json_error() {
     let address = start_server();
-    let cases: [(&[u8], u16); 6] = [
-        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
-        (b"POST / HTTP/1.1\r\nHost: x\r\n\r\n", 411),
-        (b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501),
-        (b"POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\n{nope", 400),
-        (b"POST / HTTP/1.1\r\nContent-Length: 9999999\r\n\r\n", 413),
-        (b"NOT HTTP AT ALL\r\n\r\n", 400),
+    let cases: [(&[u8], u16); 5] = [
+        (b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 411),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501),
+        (b"POST / HTTP/1.1\r\nConnection: close\r\nContent-Length: 5\r\n\r\n{nope", 400),
+        (b"POST / HTTP/1.1\r\nConnection: close\r\nContent-Length: 9999999\r\n\r\n", 413),
     ];
     for (request, status) in cases {
         let (got, body) = raw(address, request);
@@ -71,6 +78,8 @@ fn malformed_requests_get_a_4xx_and_a_json_error() {
         assert!(body["error"].is_string(), "{body}");
         assert!(body.get("seq").is_some(), "{body}");
     }
+    // What is not HTTP at all tiny_http answers itself, with no body, and closes the connection.
+    assert_eq!(raw(address, b"NOT HTTP AT ALL\r\n\r\n").0, 400);
     let agent = agent();
     let (status, body) = post(&agent, address, &json!({"cmd": "describe", "seq": 4}));
     assert_eq!(status, 400);
@@ -97,22 +106,49 @@ fn keep_alive_and_pipelined_requests_on_one_connection() {
         assert!(n > 0, "the server closed a kept-alive connection");
         seen.extend_from_slice(&buffer[..n]);
     }
-    assert!(String::from_utf8_lossy(&seen).contains("Connection: keep-alive"));
+    // HTTP/1.1 keeps the connection alive without saying so; it is still open.
+    let request = format!("POST / HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    stream.write_all(request.as_bytes()).expect("a third request on the same connection");
+    let mut rest = Vec::new();
+    let _ = stream.read_to_end(&mut rest);
+    assert_eq!(parse(&rest).0, 200, "{}", String::from_utf8_lossy(&rest));
 }
 
 #[test]
 fn a_slow_client_is_cut_off_and_holds_nobody_up() {
     let address = start_server();
+    // A body that stops half way (tiny_http reads bodies of up to 1 KiB itself, and closes such a
+    // connection without an answer; a longer one is read by the server, which answers 408), and a
+    // head that stops half way (tiny_http closes the connection).
     let mut slow = TcpStream::connect(address).expect("connect");
-    slow.write_all(b"POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n{").expect("a partial request");
+    slow.write_all(b"POST / HTTP/1.1\r\nContent-Length: 4000\r\n\r\n{").expect("a partial request");
+    let mut small = TcpStream::connect(address).expect("connect");
+    small.write_all(b"POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n{").expect("a partial request");
+    let mut headless = TcpStream::connect(address).expect("connect");
+    headless.write_all(b"POST / HTTP/1.1\r\nContent-Le").expect("a partial head");
     let began = Instant::now();
     let (status, body) = post(&agent(), address, &json!({"cmd": "start", "seq": 0, "protocol": 1}));
     assert_eq!(status, 200, "{body}");
     assert!(began.elapsed() < Duration::from_millis(400), "a slow client held another up");
+    let read_all = |stream: &mut TcpStream| {
+        stream.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        response
+    };
+    // The answer comes at once; the connection stays open a while longer (tiny_http first reads
+    // what is left of the body, then waits for another request).
     slow.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
     let mut response = Vec::new();
-    let _ = slow.read_to_end(&mut response);
+    let mut buffer = [0u8; 4096];
+    while parse(&response).1.is_null() {
+        let n = slow.read(&mut buffer).expect("read");
+        assert!(n > 0, "closed without an answer");
+        response.extend_from_slice(&buffer[..n]);
+    }
     assert_eq!(parse(&response).0, 408);
+    assert!(read_all(&mut small).is_empty(), "closed without an answer");
+    assert!(read_all(&mut headless).is_empty(), "closed without an answer");
     assert!(began.elapsed() < Duration::from_secs(3));
 }
 

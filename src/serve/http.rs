@@ -1,16 +1,21 @@
-//! `tool-conformance serve --http`: a [`Server`] behind a small HTTP/1.1 server on std::net.
+//! `tool-conformance serve --http`: a [`Server`] behind tiny_http.
 //!
 //! Every POST body is one request and the response body is its answer, whatever the path. The
 //! server is built to be left running next to a harness, and to be hit by many at once:
 //! - it binds to loopback unless told otherwise ([`bind_address`]);
-//! - connections are kept alive; each has its own thread, and at most
-//!   [`HttpOptions::max_connections`] are served at once (more are answered 503);
-//! - a request's head and body must arrive within [`HttpOptions::request_timeout`], an idle kept-alive
-//!   connection is closed after [`HttpOptions::idle_timeout`], and a client that does not read
+//! - connections are kept alive, each read by a thread of tiny_http's; at most
+//!   [`HttpOptions::max_connections`] requests are served at once, by as many worker threads
+//!   (more wait their turn);
+//! - every read from a client waits at most [`HttpOptions::idle_timeout`] (an idle kept-alive
+//!   connection is closed then, and a client that stops sending its head is answered 408), a body
+//!   must arrive within [`HttpOptions::request_timeout`] (408), and a client that does not read
 //!   its response is cut off after [`HttpOptions::write_timeout`], so slow clients hold nothing;
+//!   tiny_http accepts connections itself, so these are set on the listening socket, whose
+//!   accepted sockets inherit them (Linux);
 //! - bodies are capped ([`HttpOptions::max_body`]: 413), a body needs a Content-Length (411;
-//!   chunked bodies are 501), and anything malformed (HTTP, JSON, or protocol) is a 4xx whose body
-//!   is a JSON error response `{"seq", "error"}`.
+//!   chunked bodies are 501), and a malformed body (JSON or protocol) is a 4xx whose body is a JSON
+//!   error response `{"seq", "error"}`. A request tiny_http cannot read as HTTP at all it answers
+//!   itself (400, 408 or 505, with no body) and closes the connection.
 //!
 //! All connections share one registry (one [`Server`]); `stop` answers and then resets it to a
 //! fresh target, and the server stays up.
@@ -18,8 +23,9 @@
 use super::Server;
 use crate::protocol::Answer;
 use crate::target::Target;
-use std::io::{Read, Write};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use rustix::net::sockopt::{Timeout, set_socket_timeout, set_tcp_nodelay};
+use std::io::ErrorKind;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -29,15 +35,14 @@ use std::time::{Duration, Instant};
 pub struct HttpOptions {
     /// The largest body accepted, in bytes.
     pub max_body: usize,
-    /// The largest request head (request line and headers), in bytes.
-    pub max_head: usize,
-    /// How long a request may take to arrive, from its first byte to its last.
+    /// How long a request's body may take to arrive.
     pub request_timeout: Duration,
-    /// How long a kept-alive connection may wait for its next request.
+    /// How long one read from a client may wait: a kept-alive connection waiting for its next
+    /// request, or a client that stopped sending.
     pub idle_timeout: Duration,
-    /// How long writing a response may take.
+    /// How long one write of a response may wait.
     pub write_timeout: Duration,
-    /// How many connections are served at once.
+    /// How many requests are served at once.
     pub max_connections: usize,
 }
 
@@ -45,7 +50,6 @@ impl Default for HttpOptions {
     fn default() -> HttpOptions {
         HttpOptions {
             max_body: 4 * 1024 * 1024,
-            max_head: 16 * 1024,
             request_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(10),
@@ -66,58 +70,106 @@ pub fn bind_address(text: &str) -> Result<SocketAddr, String> {
     addresses.into_iter().next().ok_or_else(|| format!("{text:?} resolves to no address"))
 }
 
-/// Serves on `listener` until the process ends, with targets made by `make`.
+/// A listener on `address` for [`serve`], its timeouts set at once: tiny_http accepts
+/// connections itself, and what bounds each connection's reads and writes is what its socket
+/// inherits from the listener when the connection is made (Linux), so a connection made before
+/// these are set is not bounded.
+pub fn listen(address: SocketAddr, options: &HttpOptions) -> std::io::Result<TcpListener> {
+    let listener = TcpListener::bind(address)?;
+    set_timeouts(&listener, options)?;
+    Ok(listener)
+}
+
+fn set_timeouts(listener: &TcpListener, options: &HttpOptions) -> std::io::Result<()> {
+    set_socket_timeout(listener, Timeout::Recv, Some(options.idle_timeout))?;
+    set_socket_timeout(listener, Timeout::Send, Some(options.write_timeout))?;
+    // tiny_http may write a response's head and body apart: without this, the body would wait
+    // for the client's delayed acknowledgement of the head.
+    set_tcp_nodelay(listener, true)?;
+    Ok(())
+}
+
+/// Serves on `listener` (best made by [`listen`]) until the process ends, with targets made by
+/// `make`.
 pub fn serve<T, F>(listener: TcpListener, make: F, options: HttpOptions) -> std::io::Result<()>
 where
     T: Target + Send + 'static,
     F: Fn() -> T + Send + Sync + 'static,
 {
+    let local = listener.local_addr()?;
+    set_timeouts(&listener, &options)?;
+    let http = tiny_http::Server::from_listener(listener, None).map_err(std::io::Error::other)?;
+    keep_accepting(local, options.idle_timeout)?;
     let shared = Arc::new(Shared {
+        http,
         server: Mutex::new(Server::new(make())),
         make: Box::new(make),
         options,
-        open: AtomicUsize::new(0),
+        workers: AtomicUsize::new(1),
+        idle: AtomicUsize::new(0),
     });
-    for stream in listener.incoming() {
-        let stream = match stream {
-            Ok(stream) => stream,
-            Err(_) => {
-                // Out of file descriptors, or a connection reset before accept: wait, go on.
-                std::thread::sleep(Duration::from_millis(10));
-                continue;
-            }
-        };
-        if shared.open.fetch_add(1, Ordering::SeqCst) >= shared.options.max_connections {
-            shared.open.fetch_sub(1, Ordering::SeqCst);
-            let mut stream = stream;
-            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            let _ = write_response(&mut stream, 503, &error_body("too many connections; try again"), true);
-            continue;
+    worker(&shared)
+}
+
+/// The listening socket's receive timeout bounds `accept(2)` too, and tiny_http stops serving
+/// when an accept fails: a thread connects to it (and hangs up at once) well within every such
+/// timeout, so an accept never waits that long.
+fn keep_accepting(local: SocketAddr, idle: Duration) -> std::io::Result<()> {
+    let address = match local.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), local.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), local.port()),
+        _ => local,
+    };
+    let every = (idle / 4).max(Duration::from_millis(10));
+    std::thread::Builder::new().name("serve-http-accept".into()).spawn(move || {
+        loop {
+            std::thread::sleep(every);
+            let _ = TcpStream::connect_timeout(&address, every);
         }
-        let shared = Arc::clone(&shared);
-        let spawned = std::thread::Builder::new().name("serve-http".into()).spawn(move || {
-            let _guard = OpenGuard(&shared.open);
-            connection(stream, &shared);
-        });
-        if spawned.is_err() {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
+    })?;
     Ok(())
 }
 
 struct Shared<T: Target> {
+    http: tiny_http::Server,
     server: Mutex<Server<T>>,
     make: Box<dyn Fn() -> T + Send + Sync>,
     options: HttpOptions,
-    open: AtomicUsize,
+    /// Worker threads running.
+    workers: AtomicUsize,
+    /// Worker threads waiting for a request.
+    idle: AtomicUsize,
 }
 
-struct OpenGuard<'a>(&'a AtomicUsize);
+/// Takes requests and answers them, until tiny_http stops (its accept failed). A worker that
+/// takes a request while no other waits starts another, up to the cap.
+fn worker<T: Target + Send + 'static>(shared: &Arc<Shared<T>>) -> std::io::Result<()> {
+    loop {
+        shared.idle.fetch_add(1, Ordering::SeqCst);
+        let request = shared.http.recv();
+        shared.idle.fetch_sub(1, Ordering::SeqCst);
+        let request = request?;
+        if shared.idle.load(Ordering::SeqCst) == 0 {
+            spawn_worker(shared);
+        }
+        handle(shared, request);
+    }
+}
 
-impl Drop for OpenGuard<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+fn spawn_worker<T: Target + Send + 'static>(shared: &Arc<Shared<T>>) {
+    let running = shared.workers.fetch_add(1, Ordering::SeqCst);
+    if running >= shared.options.max_connections.max(1) {
+        shared.workers.fetch_sub(1, Ordering::SeqCst);
+        return;
+    }
+    let worker_shared = Arc::clone(shared);
+    let spawned = std::thread::Builder::new().name("serve-http".into()).spawn(move || {
+        let _ = worker(&worker_shared);
+        worker_shared.workers.fetch_sub(1, Ordering::SeqCst);
+    });
+    if spawned.is_err() {
+        // Out of threads: the workers there are serve on.
+        shared.workers.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -131,31 +183,63 @@ fn refuse(status: u16, why: impl Into<String>) -> Refusal {
     Refusal { status, why: why.into() }
 }
 
-/// A request read off a connection.
-struct HttpRequest {
-    body: Vec<u8>,
-    keep_alive: bool,
+fn handle<T: Target>(shared: &Shared<T>, mut request: tiny_http::Request) {
+    let (status, body) = match read_body(&mut request, &shared.options) {
+        Ok(body) => answer(shared, &body),
+        Err(refusal) => (refusal.status, error_body(&refusal.why)),
+    };
+    let mut response = tiny_http::Response::from_data(body)
+        .with_status_code(status)
+        .with_chunked_threshold(usize::MAX)
+        .with_header(header("Content-Type", "application/json"));
+    if status == 405 {
+        response.add_header(header("Allow", "POST"));
+    }
+    let _ = request.respond(response);
 }
 
-fn connection<T: Target>(mut stream: TcpStream, shared: &Shared<T>) {
-    let _ = stream.set_nodelay(true);
-    let _ = stream.set_write_timeout(Some(shared.options.write_timeout));
-    let mut pending = Vec::new();
-    loop {
-        match read_request(&mut stream, &mut pending, &shared.options) {
-            Ok(None) => return,
-            Ok(Some(request)) => {
-                let (status, body) = answer(shared, &request.body);
-                if write_response(&mut stream, status, &body, !request.keep_alive).is_err() || !request.keep_alive {
-                    return;
-                }
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
+}
+
+/// The request's body, within the limits.
+fn read_body(request: &mut tiny_http::Request, options: &HttpOptions) -> Result<Vec<u8>, Refusal> {
+    if *request.method() != tiny_http::Method::Post {
+        let method = request.method().to_string();
+        return Err(refuse(405, format!("{method} is not served: POST one protocol v1 request as the body")));
+    }
+    let has = |name: &'static str| request.headers().iter().any(|h| h.field.equiv(name));
+    if has("Transfer-Encoding") {
+        return Err(refuse(501, "chunked bodies are not supported: send a Content-Length"));
+    }
+    let Some(length) = request.body_length() else {
+        return Err(refuse(
+            if has("Content-Length") { 400 } else { 411 },
+            if has("Content-Length") { "bad Content-Length" } else { "a Content-Length is required" },
+        ));
+    };
+    if length > options.max_body {
+        return Err(refuse(413, format!("the body is longer than {} bytes", options.max_body)));
+    }
+    let deadline = Instant::now() + options.request_timeout;
+    let mut body = vec![0; length];
+    let mut read = 0;
+    let reader = request.as_reader();
+    while read < length {
+        if Instant::now() >= deadline {
+            return Err(refuse(408, "the request did not arrive in time"));
+        }
+        match reader.read(&mut body[read..]) {
+            Ok(0) => return Err(refuse(400, "the connection closed before the whole body arrived")),
+            Ok(n) => read += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                return Err(refuse(408, "the request did not arrive in time"));
             }
-            Err(refusal) => {
-                let _ = write_response(&mut stream, refusal.status, &error_body(&refusal.why), true);
-                return;
-            }
+            Err(_) => return Err(refuse(400, "the connection closed before the whole body arrived")),
         }
     }
+    Ok(body)
 }
 
 fn answer<T: Target>(shared: &Shared<T>, body: &[u8]) -> (u16, Vec<u8>) {
@@ -173,137 +257,4 @@ fn answer<T: Target>(shared: &Shared<T>, body: &[u8]) -> (u16, Vec<u8>) {
 
 fn error_body(why: &str) -> Vec<u8> {
     serde_json::to_vec(&Answer::Failed(why.to_string()).to_json(None)).unwrap_or_default()
-}
-
-/// Reads one request; `Ok(None)` when the client closed the connection or stayed idle too long.
-/// `pending` holds bytes read past the previous request.
-fn read_request(
-    stream: &mut TcpStream,
-    pending: &mut Vec<u8>,
-    options: &HttpOptions,
-) -> Result<Option<HttpRequest>, Refusal> {
-    let mut deadline = if pending.is_empty() { None } else { Some(Instant::now() + options.request_timeout) };
-    let (head_len, content_length, keep_alive, expects_continue) = loop {
-        if !pending.is_empty() {
-            let mut headers = [httparse::EMPTY_HEADER; 32];
-            let mut request = httparse::Request::new(&mut headers);
-            match request.parse(pending) {
-                Ok(httparse::Status::Complete(head_len)) => break head_facts(&request, head_len)?,
-                Ok(httparse::Status::Partial) => {}
-                Err(httparse::Error::TooManyHeaders) => return Err(refuse(431, "more than 32 headers")),
-                Err(e) => return Err(refuse(400, format!("malformed HTTP request: {e}"))),
-            }
-            if pending.len() > options.max_head {
-                return Err(refuse(431, format!("the request head is longer than {} bytes", options.max_head)));
-            }
-        }
-        match read_some(stream, pending, deadline, options.idle_timeout)? {
-            0 if pending.is_empty() => return Ok(None),
-            0 => return Err(refuse(400, "the connection closed in the middle of a request")),
-            _ => deadline = deadline.or_else(|| Some(Instant::now() + options.request_timeout)),
-        }
-    };
-    if content_length > options.max_body {
-        return Err(refuse(413, format!("the body is longer than {} bytes", options.max_body)));
-    }
-    if expects_continue && pending.len() < head_len + content_length {
-        let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
-    }
-    while pending.len() < head_len + content_length {
-        if read_some(stream, pending, deadline, options.idle_timeout)? == 0 {
-            return Err(refuse(400, "the connection closed before the whole body arrived"));
-        }
-    }
-    let body = pending[head_len..head_len + content_length].to_vec();
-    pending.drain(..head_len + content_length);
-    Ok(Some(HttpRequest { body, keep_alive }))
-}
-
-/// What the head says: its length, the body's length, keep-alive, and `Expect: 100-continue`.
-fn head_facts(request: &httparse::Request<'_, '_>, head_len: usize) -> Result<(usize, usize, bool, bool), Refusal> {
-    let method = request.method.unwrap_or_default();
-    if method != "POST" {
-        return Err(refuse(405, format!("{method} is not served: POST one protocol v1 request as the body")));
-    }
-    let header = |name: &str| {
-        request
-            .headers
-            .iter()
-            .find(|h| h.name.eq_ignore_ascii_case(name))
-            .map(|h| String::from_utf8_lossy(h.value).trim().to_ascii_lowercase())
-    };
-    if header("transfer-encoding").is_some() {
-        return Err(refuse(501, "chunked bodies are not supported: send a Content-Length"));
-    }
-    let content_length = match header("content-length") {
-        None => return Err(refuse(411, "a Content-Length is required")),
-        Some(value) => value.parse::<usize>().map_err(|_| refuse(400, format!("bad Content-Length {value:?}")))?,
-    };
-    let connection = header("connection").unwrap_or_default();
-    let keep_alive = match request.version {
-        Some(1) => !connection.contains("close"),
-        _ => connection.contains("keep-alive"),
-    };
-    let expects_continue = header("expect").is_some_and(|e| e == "100-continue");
-    Ok((head_len, content_length, keep_alive, expects_continue))
-}
-
-/// Reads what is there into `pending`, waiting until `deadline` (or `idle` when no request has
-/// begun). `Ok(0)` is the end of the connection, or an idle timeout between requests.
-fn read_some(
-    stream: &mut TcpStream,
-    pending: &mut Vec<u8>,
-    deadline: Option<Instant>,
-    idle: Duration,
-) -> Result<usize, Refusal> {
-    let wait = match deadline {
-        None => idle,
-        Some(deadline) => deadline.saturating_duration_since(Instant::now()),
-    };
-    if wait.is_zero() {
-        return Err(refuse(408, "the request did not arrive in time"));
-    }
-    let _ = stream.set_read_timeout(Some(wait));
-    let mut chunk = [0u8; 16 * 1024];
-    loop {
-        match stream.read(&mut chunk) {
-            Ok(n) => {
-                pending.extend_from_slice(&chunk[..n]);
-                return Ok(n);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
-                return match deadline {
-                    None => Ok(0),
-                    Some(_) => Err(refuse(408, "the request did not arrive in time")),
-                };
-            }
-            Err(_) => return Ok(0),
-        }
-    }
-}
-
-fn write_response(stream: &mut TcpStream, status: u16, body: &[u8], close: bool) -> std::io::Result<()> {
-    let reason = match status {
-        200 => "OK",
-        400 => "Bad Request",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        411 => "Length Required",
-        413 => "Content Too Large",
-        431 => "Request Header Fields Too Large",
-        501 => "Not Implemented",
-        503 => "Service Unavailable",
-        _ => "Error",
-    };
-    let mut head =
-        format!("HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n", body.len());
-    if status == 405 {
-        head.push_str("Allow: POST\r\n");
-    }
-    head.push_str(if close { "Connection: close\r\n\r\n" } else { "Connection: keep-alive\r\n\r\n" });
-    let mut message = head.into_bytes();
-    message.extend_from_slice(body);
-    stream.write_all(&message)?;
-    stream.flush()
 }
