@@ -21,12 +21,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tool_conformance::Reference;
-use tool_conformance::config::{self, CommandLine, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
+use tool_conformance::case::tool::{Tool, Transport, View};
 use tool_conformance::corpus::Corpus;
 use tool_conformance::reference::registry::Registry;
+use tool_conformance::run::config::{self, CommandLine, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::serve::{self, Server};
 use tool_conformance::target::{Implementation, Invocation, Target, TargetError};
-use tool_conformance::tool::{Tool, Transport, View};
 
 /// What a bench run measures, and how often.
 #[derive(Debug, Clone)]
@@ -250,7 +250,7 @@ fn in_process(config: &BenchConfig) -> anyhow::Result<Row> {
         config.repetitions,
         || {
             let corpus = load().expect("loaded once already");
-            let ran = tool_conformance::jobs::run(&corpus, &run).expect("the reference needs no schema");
+            let ran = tool_conformance::run::jobs::run(&corpus, &run).expect("the reference needs no schema");
             std::hint::black_box(ran);
         },
         || {
@@ -265,7 +265,7 @@ fn request_lines() -> anyhow::Result<Vec<Vec<u8>>> {
     let corpus = load()?;
     let mut run = run_config(TargetSpec::Reference, 1, Selection::all());
     run.transcript = true;
-    let ran = tool_conformance::jobs::run(&corpus, &run)?;
+    let ran = tool_conformance::run::jobs::run(&corpus, &run)?;
     Ok(ran.transcript.iter().flat_map(|t| &t.exchanges).map(|e| e.sent.clone().into_bytes()).collect())
 }
 
@@ -288,7 +288,7 @@ fn stdio(config: &BenchConfig) -> anyhow::Result<Row> {
     let (harness, bare) = medians(
         config.repetitions,
         || {
-            std::hint::black_box(tool_conformance::jobs::run(&corpus, &run).expect("no schema"));
+            std::hint::black_box(tool_conformance::run::jobs::run(&corpus, &run).expect("no schema"));
         },
         || bare_stdio(config, &lines).expect("serve --stdio answers"),
     );
@@ -359,7 +359,7 @@ fn http(config: &BenchConfig) -> anyhow::Result<Row> {
     let (harness, bare) = medians(
         config.repetitions,
         || {
-            std::hint::black_box(tool_conformance::jobs::run(&corpus, &run).expect("no schema"));
+            std::hint::black_box(tool_conformance::run::jobs::run(&corpus, &run).expect("no schema"));
         },
         || bare_http(&address, &lines).expect("serve --http answers"),
     );
@@ -422,10 +422,10 @@ fn jobs(config: &BenchConfig) -> anyhow::Result<Row> {
     let two = run_config(TargetSpec::Stdio(command), 2, selection);
     let repetitions = config.repetitions.min(3);
     let serial = median(repetitions, || {
-        std::hint::black_box(tool_conformance::jobs::run(&corpus, &one).expect("no schema"));
+        std::hint::black_box(tool_conformance::run::jobs::run(&corpus, &one).expect("no schema"));
     });
     let parallel = median(repetitions, || {
-        std::hint::black_box(tool_conformance::jobs::run(&corpus, &two).expect("no schema"));
+        std::hint::black_box(tool_conformance::run::jobs::run(&corpus, &two).expect("no schema"));
     });
     Ok(Row {
         name: "d. --jobs 1 / --jobs 2, slow implementation".into(),

@@ -1,7 +1,6 @@
 //! The `tool-conformance` binary: parses the command line and hands over to the library.
 
 mod cli;
-mod progress;
 
 fn main() -> std::process::ExitCode {
     cli::main()

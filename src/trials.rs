@@ -22,9 +22,9 @@
 
 use crate::case::Level;
 use crate::corpus::Corpus;
-use crate::outcome::Status;
 use crate::report::terminal;
-use crate::runner::Session;
+use crate::run::Session;
+use crate::run::outcome::Status;
 use crate::target::Target;
 use libtest_mimic::{Failed, Trial};
 use std::sync::{Arc, Mutex};

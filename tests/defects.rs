@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 use tool_conformance::case::Check;
 use tool_conformance::reference::normalize::normalize;
 use tool_conformance::report::terminal::failure;
-use tool_conformance::runner::run;
+use tool_conformance::run::run;
 use tool_conformance::{Corpus, Level, Outcome, Reference, Run, Selection, Status, Target};
 
 /// At least this many defects must be held to required cases.

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 use tool_conformance::case::{Check, Expect, InvokeExpectation};
-use tool_conformance::runner::run;
+use tool_conformance::run::run;
 use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Status, Target, TargetError, Tool};
 use tool_conformance::{Transport, View};
 

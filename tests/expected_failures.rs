@@ -174,7 +174,7 @@ fn bad_files_are_bad_usage_with_the_place() {
 #[test]
 fn the_schema_agrees_with_the_loader() {
     let schema: serde_json_std::Value =
-        serde_json_std::from_str(tool_conformance::expectations::EXPECTED_FAILURES_SCHEMA).expect("JSON");
+        serde_json_std::from_str(tool_conformance::standing::expectations::EXPECTED_FAILURES_SCHEMA).expect("JSON");
     let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
     let good = serde_json_std::json!([
         { "case": "RT-TOOL-8/examples/doubly-escaped-title", "reason": "r" },
@@ -197,7 +197,7 @@ fn the_readme_example_is_a_valid_file_for_the_built_in_corpus() {
     let readme = include_str!("../README.md");
     let section = readme.split("## Expected failures").nth(1).expect("the README has the section");
     let example = section.split("```yaml\n").nth(1).and_then(|s| s.split("```").next()).expect("a yaml example");
-    let file = tool_conformance::expectations::ExpectedFailures::parse(Path::new("README.md"), example)
+    let file = tool_conformance::standing::expectations::ExpectedFailures::parse(Path::new("README.md"), example)
         .unwrap_or_else(|e| panic!("the README example does not parse: {e}"));
     assert_eq!(file.entries.len(), 2);
     let corpus = tool_conformance::Corpus::embedded().expect("the corpus loads");

@@ -5,10 +5,11 @@
 //! needs.
 
 use serde_json::{Value, json};
-use tool_conformance::config::{CorpusSource, Limits, RunConfig, Selection, TargetSpec};
-use tool_conformance::protocol::{Answer, Command, Request, VERSION};
-use tool_conformance::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
-use tool_conformance::{Corpus, Reference, Status, jobs, runner};
+use tool_conformance::run::config::{CorpusSource, Limits, RunConfig, Selection, TargetSpec};
+use tool_conformance::run::{self as runner, jobs};
+use tool_conformance::target::protocol::{Answer, Command, Request, VERSION};
+use tool_conformance::target::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
+use tool_conformance::{Corpus, Reference, Status};
 
 fn schema() -> Value {
     tool_conformance::json::from_str(SCHEMA_TEXT).expect("the schema is JSON")
@@ -150,11 +151,11 @@ fn broken_responses_are_refused_at_the_schema_path_to_look_at() {
 #[test]
 fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {
     use tool_conformance::case::{Check, Expect};
-    use tool_conformance::config::Limits;
-    use tool_conformance::jobs::{Instance, run_cases};
-    use tool_conformance::remote::Remote;
+    use tool_conformance::run::config::Limits;
+    use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::transcript::WireLog;
+    use tool_conformance::target::remote::Remote;
+    use tool_conformance::target::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let mut case = corpus
@@ -214,10 +215,10 @@ impl tool_conformance::Target for Refusing {
 fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must_refuse_too() {
     use tool_conformance::case::{Check, Expect};
     use tool_conformance::corpus::passes_validation;
-    use tool_conformance::jobs::{Instance, run_cases};
-    use tool_conformance::remote::Remote;
+    use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::transcript::WireLog;
+    use tool_conformance::target::remote::Remote;
+    use tool_conformance::target::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let cases: Vec<_> =
@@ -282,10 +283,10 @@ impl tool_conformance::Target for Executing {
 #[test]
 fn a_failing_case_shows_the_same_exchange_whatever_ran_before_it_on_its_instance() {
     use tool_conformance::case::{Case, Check};
-    use tool_conformance::jobs::{Instance, run_cases};
-    use tool_conformance::remote::Remote;
+    use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::transcript::WireLog;
+    use tool_conformance::target::remote::Remote;
+    use tool_conformance::target::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let run = |cases: &[&Case]| {

@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use tool_conformance::report::Report;
-use tool_conformance::runner::run;
+use tool_conformance::run::run;
 use tool_conformance::{Corpus, Reference, Selection};
 
 const REGENERATE: &str = "cargo run -- run --report reports/reference";
@@ -58,9 +58,9 @@ fn reports_reference_is_current() {
 #[test]
 fn reports_readme_is_the_table_of_the_published_standings() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports");
-    let standings = tool_conformance::table::load_all(&dir).expect("the published standings load");
+    let standings = tool_conformance::report::table::load_all(&dir).expect("the published standings load");
     assert!(standings.iter().any(|s| s.folder == "reference"), "reports/reference/ is published");
-    let page = tool_conformance::table::render("reports", &standings);
+    let page = tool_conformance::report::table::render("reports", &standings);
     let committed = std::fs::read_to_string(dir.join("README.md")).unwrap_or_default();
     assert!(
         committed.trim_end() == page.trim_end(),

@@ -17,7 +17,7 @@ mod ruled_out;
 use harness::{Defect, Defective, NoDefect};
 use std::collections::BTreeSet;
 use tool_conformance::reference::entities;
-use tool_conformance::runner::run;
+use tool_conformance::run::run;
 use tool_conformance::{Corpus, Level, Outcome, Selection, Status};
 
 /// One implementation that takes one reading, and is otherwise the reference.

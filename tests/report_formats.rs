@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::process::{Command, Output};
 use tool_conformance::report::{Report, badge, json::REPORT_SCHEMA, junit};
-use tool_conformance::runner::run;
+use tool_conformance::run::run;
 use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Target, TargetError, Tool};
 use tool_conformance::{Level, Status, Transport, View};
 
@@ -123,7 +123,7 @@ fn standing_json_validates_against_its_schema_and_the_schema_has_teeth() {
         assert_valid(&validator, what, &document);
     }
     let flawed = flawed_report(&corpus);
-    let file = tool_conformance::expectations::ExpectedFailures::parse(
+    let file = tool_conformance::standing::expectations::ExpectedFailures::parse(
         Path::new("xfail.yaml"),
         "- clause: RT-TOOL-8.4\n  reason: single pass\n- case: PLAT-162/one-schema/closed-by-default-published-as-registered\n  reason: stale\n",
     )

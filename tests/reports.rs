@@ -4,9 +4,9 @@
 
 use serde_json::json;
 use std::path::PathBuf;
-use tool_conformance::digest::CorpusDigest;
-use tool_conformance::outcome::{Failure, Observation};
+use tool_conformance::corpus::digest::CorpusDigest;
 use tool_conformance::report::{Report, Suite, badge, html, json as json_report, junit, markdown, terminal};
+use tool_conformance::run::outcome::{Failure, Observation};
 use tool_conformance::{Corpus, Implementation, Level, Outcome, Standing, Status, Transport};
 
 fn outcome(id: &str, level: Level, clauses: &[&str], status: Status) -> Outcome {
@@ -152,7 +152,7 @@ fn badge_output() {
 /// and the interpretation error, which fails nothing.
 fn triaged_report() -> Report {
     let report = fixed_report();
-    let file = tool_conformance::expectations::ExpectedFailures::parse(
+    let file = tool_conformance::standing::expectations::ExpectedFailures::parse(
         std::path::Path::new("expected-failures.yaml"),
         "- case: RT-TOOL-8/a/fails\n  reason: We decode once (issue 12).\n- clause: RT-TOOL-8.2\n  reason: Fixed since.\n",
     )

@@ -13,8 +13,8 @@ pub mod registry;
 pub mod transport;
 pub mod validate;
 
+use crate::case::tool::{Tool, Transport, View};
 use crate::target::{Implementation, Invocation, Target, TargetError};
-use crate::tool::{Tool, Transport, View};
 use registry::Registry;
 use serde_json::Value;
 use transport::Dispatch;

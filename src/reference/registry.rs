@@ -7,7 +7,7 @@
 
 use super::normalize::normalize;
 use super::validate::{ArgumentValidator, Rejection};
-use crate::tool::{Tool, View};
+use crate::case::tool::{Tool, View};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -22,7 +22,7 @@
 //! that holds it. Problems are sorted, so the same arguments give the
 //! same error bytes whatever their key order and whatever transport carried them.
 
-use crate::tool::Tool;
+use crate::case::tool::Tool;
 use jsonschema::error::ValidationErrorKind as Kind;
 use jsonschema::paths::LocationSegment;
 use serde_json::{Map, Value};

@@ -10,7 +10,7 @@
 
 use super::Report;
 use crate::case::Level;
-use crate::outcome::StatusKind;
+use crate::run::outcome::StatusKind;
 use crate::standing::{RuleStanding, Verdict};
 use serde::Serialize;
 

@@ -13,7 +13,7 @@
 
 use super::{Report, cell, inert};
 use crate::case::Level;
-use crate::outcome::{Outcome, Status};
+use crate::run::outcome::{Outcome, Status};
 use crate::standing::Verdict;
 use std::fmt::Write as _;
 
@@ -244,8 +244,8 @@ fn case(out: &mut String, report: &Report, outcome: &Outcome) {
             row("check", escape(&f.check));
             let pointer = if f.pointer.is_empty() { "the whole value".to_string() } else { f.pointer.clone() };
             row("first difference", format!("<code>{}</code>", escape(&pointer)));
-            row("expected", pre(&crate::diff::pretty(&f.expected)));
-            row("actual", pre(&crate::diff::pretty(&f.actual)));
+            row("expected", pre(&crate::json::diff::pretty(&f.expected)));
+            row("actual", pre(&crate::json::diff::pretty(&f.actual)));
             row("diff", diff(&f.diff));
             if !f.exchange.is_empty() {
                 row("exchange", pre(&f.exchange.join("\n")));
@@ -256,7 +256,7 @@ fn case(out: &mut String, report: &Report, outcome: &Outcome) {
         Status::NotApplicable { reason } => row("not applicable", escape(reason)),
         Status::Observed(o) => {
             row("behaviour seen", format!("<code>{}</code>", escape(o.behaviour.as_deref().unwrap_or("other"))));
-            row("actual", pre(&crate::diff::pretty(&o.actual)));
+            row("actual", pre(&crate::json::diff::pretty(&o.actual)));
         }
     }
     out.push_str("</dl>\n</details>\n");

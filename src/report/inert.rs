@@ -2,13 +2,13 @@
 //!
 //! An answer can hold anything a JSON string can: controls that rewrite a terminal (ESC, BEL,
 //! CR), characters XML 1.0 forbids (C0 controls, U+FFFE, U+FFFF), bidi controls that reorder
-//! what a reader sees, zero-width characters, and the stand-ins [`crate::surrogate`] decodes
+//! what a reader sees, zero-width characters, and the stand-ins [`crate::json::surrogate`] decodes
 //! lone surrogates to. Each of these, a [hidden](is_hidden) character, is shown escaped as
 //! `\u{1B}`, a stand-in as the surrogate it stands for (`\u{D800}`), so nothing is dropped
 //! silently and nothing acts on the medium. The reporters escape their own markup (HTML, XML,
 //! Markdown) on top of this.
 
-use crate::surrogate::stood_for;
+use crate::json::surrogate::stood_for;
 
 /// `c` written as `\u{…}` in upper-case hex; a lone-surrogate stand-in as the surrogate it
 /// stands for.
@@ -86,7 +86,7 @@ pub fn escape_where(text: &str, escape: impl Fn(char) -> bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::surrogate::stand_in;
+    use crate::json::surrogate::stand_in;
 
     #[test]
     fn escape_char_writes_hex_and_surrogates_for_stand_ins() {

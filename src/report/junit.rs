@@ -29,7 +29,7 @@
 use super::Report;
 use super::inert::{multi_line, one_line};
 use crate::case::Level;
-use crate::outcome::{Outcome, Status};
+use crate::run::outcome::{Outcome, Status};
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;
 

@@ -10,7 +10,7 @@
 use super::inert::{multi_line, one_line};
 use super::{Report, cell};
 use crate::case::Level;
-use crate::outcome::Status;
+use crate::run::outcome::Status;
 use std::fmt::Write as _;
 
 /// The report as Markdown.

@@ -17,15 +17,16 @@ pub mod inert;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod table;
 pub mod terminal;
 
 use crate::corpus::Corpus;
-use crate::digest::CorpusDigest;
-use crate::expectations::{ExpectedFailures, Triage};
-use crate::outcome::{Outcome, Status};
-use crate::rules::Catalog;
-use crate::runner::Run;
+use crate::corpus::digest::CorpusDigest;
+use crate::corpus::rules::Catalog;
+use crate::run::Run;
+use crate::run::outcome::{Outcome, Status};
 use crate::standing::Standing;
+use crate::standing::expectations::{ExpectedFailures, Triage};
 use crate::target::Implementation;
 use serde::Serialize;
 use std::path::Path;
@@ -146,7 +147,7 @@ fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
 /// or the number observed for informational cases; `N n/a` when none applied; `-` when empty.
 pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> String {
     use crate::case::Level;
-    use crate::outcome::StatusKind as S;
+    use crate::run::outcome::StatusKind as S;
     let total = counts.total(level);
     if total == 0 {
         return "-".into();

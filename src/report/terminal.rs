@@ -17,7 +17,7 @@
 use super::inert::{multi_line, one_line};
 use super::{Report, cell};
 use crate::case::Level;
-use crate::outcome::{Outcome, Status, StatusKind};
+use crate::run::outcome::{Outcome, Status, StatusKind};
 use crate::standing::Verdict;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
@@ -116,8 +116,8 @@ fn write_report(report: &Report, paint: Paint) -> String {
         );
         for stale in &triage.stale {
             let expects = match stale.entry.status {
-                crate::expectations::ExpectedStatus::Fail => "fail",
-                crate::expectations::ExpectedStatus::Skip => "skip",
+                crate::standing::expectations::ExpectedStatus::Fail => "fail",
+                crate::standing::expectations::ExpectedStatus::Skip => "skip",
             };
             let _ = writeln!(
                 out,

@@ -1,7 +1,7 @@
 //! Any [`Target`] behind protocol v1 — the built-in reference above all — so implementers have a
 //! working peer to compare their adapter with, and the suite can test its own transports.
 //!
-//! [`Server`] answers one request at a time: it reads the request ([`crate::protocol`]), calls
+//! [`Server`] answers one request at a time: it reads the request ([`crate::target::protocol`]), calls
 //! the target, and writes the answer; an unknown command is answered `unsupported`, a malformed
 //! request with an error, and nothing a client sends makes it panic. [`stdio`] serves it on stdin
 //! and stdout (`tool-conformance serve --stdio`), [`http`] on a loopback HTTP port
@@ -11,8 +11,8 @@
 pub mod http;
 pub mod stdio;
 
-use crate::protocol::{self, Answer, ProtocolError, Request};
-use crate::remote::{Channel, ChannelError};
+use crate::target::protocol::{self, Answer, ProtocolError, Request};
+use crate::target::remote::{Channel, ChannelError};
 use crate::target::{Target, TargetError};
 use serde_json::Value;
 use std::time::Duration;

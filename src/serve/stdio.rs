@@ -5,9 +5,9 @@
 //! input.
 
 use super::Server;
-use crate::protocol::Answer;
-use crate::stdio::{Bounded, read_bounded_line};
 use crate::target::Target;
+use crate::target::protocol::Answer;
+use crate::target::stdio::{Bounded, read_bounded_line};
 use std::io::{BufRead, Write};
 
 /// The longest request line read, in bytes.

@@ -2,17 +2,21 @@
 //! Errors are printed with their whole cause chain; exit codes are the library's named constants
 //! ([`tool_conformance::exit`]).
 
-use crate::progress::Progress;
+mod progress;
+
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use progress::Progress;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tool_conformance::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
-use tool_conformance::expectations::ExpectedFailures;
-use tool_conformance::regression::{self, Snapshot};
 use tool_conformance::report::{Report, terminal};
+use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
+use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
-use tool_conformance::{Corpus, Level, Reference, exit, jobs, transcript};
+use tool_conformance::standing::expectations::ExpectedFailures;
+use tool_conformance::standing::regression::{self, Snapshot};
+use tool_conformance::target::transcript;
+use tool_conformance::{Corpus, Level, Reference, exit};
 
 /// Prints to stdout like `print!`, but a closed stdout (a pipe into `head`) ends the output
 /// quietly instead of panicking.
@@ -243,8 +247,8 @@ fn compare(args: &CompareArgs) -> Result<u8> {
 }
 
 fn table(args: &TableArgs) -> Result<u8> {
-    let standings = tool_conformance::table::load_all(&args.dir)?;
-    outln!("{}", tool_conformance::table::render(&args.dir.to_string_lossy(), &standings).trim_end());
+    let standings = tool_conformance::report::table::load_all(&args.dir)?;
+    outln!("{}", tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end());
     let unexplained: Vec<String> = standings
         .iter()
         .flat_map(|s| s.unexplained().into_iter().map(move |f| format!("{}: {}", s.folder, f.case)))
@@ -346,8 +350,9 @@ impl TargetArgs {
 
     fn limits(&self) -> Result<Limits> {
         Ok(Limits {
-            timeout: tool_conformance::config::parse_duration(&self.timeout).context("--timeout")?,
-            start_timeout: tool_conformance::config::parse_duration(&self.start_timeout).context("--start-timeout")?,
+            timeout: tool_conformance::run::config::parse_duration(&self.timeout).context("--timeout")?,
+            start_timeout: tool_conformance::run::config::parse_duration(&self.start_timeout)
+                .context("--start-timeout")?,
             restarts: self.restarts,
             ..Limits::default()
         })

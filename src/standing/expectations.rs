@@ -36,8 +36,8 @@
 //! ([`ExpectedFailures::check_against`]), as is naming the same case or clause twice.
 
 use crate::corpus::Corpus;
-use crate::outcome::{Outcome, StatusKind};
-use crate::yaml::Document;
+use crate::corpus::yaml::Document;
+use crate::run::outcome::{Outcome, StatusKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -45,7 +45,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The schema of an expected-failures file, `schemas/expected-failures.schema.json`.
-pub const EXPECTED_FAILURES_SCHEMA: &str = include_str!("../schemas/expected-failures.schema.json");
+pub const EXPECTED_FAILURES_SCHEMA: &str = include_str!("../../schemas/expected-failures.schema.json");
 
 /// A loaded expected-failures file.
 #[derive(Debug, Clone, PartialEq)]
@@ -210,7 +210,7 @@ impl ExpectedFailures {
     pub fn parse(path: &Path, text: &str) -> Result<ExpectedFailures, ExpectationsError> {
         let error =
             |place: Option<String>, message: String| ExpectationsError { path: path.to_path_buf(), place, message };
-        let at = |p: crate::yaml::Position| Some(format!(":{}:{}", p.line, p.column));
+        let at = |p: crate::corpus::yaml::Position| Some(format!(":{}:{}", p.line, p.column));
         let document = Document::parse(text).map_err(|p| error(at(p.position), p.message))?;
         let value = if document.value.is_null() { Value::Array(Vec::new()) } else { document.value.clone() };
         let instance = crate::json::to_serde(&value);
@@ -334,7 +334,7 @@ fn now_word(kind: StatusKind) -> &'static str {
 mod tests {
     use super::*;
     use crate::case::Level;
-    use crate::outcome::{Failure, Status};
+    use crate::run::outcome::{Failure, Status};
     use serde_json::json;
 
     fn parse(text: &str) -> Result<ExpectedFailures, ExpectationsError> {

@@ -4,8 +4,8 @@
 //! [`crate::standing`] counts them, and terminal, Markdown and JSON output print them.
 
 use crate::case::{Case, Level};
-use crate::compare::first_difference;
-use crate::diff::unified;
+use crate::json::compare::first_difference;
+use crate::json::diff::unified;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -40,7 +40,7 @@ pub struct Outcome {
 /// One check beyond the rule text, and how it came out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReadingCheck {
-    /// The check's name, e.g. `message-names-fields` (see [`crate::runner::READING_CHECKS`]).
+    /// The check's name, e.g. `message-names-fields` (see [`crate::run::READING_CHECKS`]).
     pub check: String,
     /// `None` when it held; else where the implementation parted from the reading.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -7,12 +7,12 @@
 //! union of all messages, lets a [`Violation`] name the exact schema path an adapter author has to
 //! look at.
 
-use crate::protocol::Command;
+use crate::target::protocol::Command;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 /// The schema's text, as shipped in `schemas/protocol.schema.json`.
-pub const SCHEMA_TEXT: &str = include_str!("../schemas/protocol.schema.json");
+pub const SCHEMA_TEXT: &str = include_str!("../../schemas/protocol.schema.json");
 
 /// Where the schema lives in the repository, for messages.
 pub const SCHEMA_PATH: &str = "schemas/protocol.schema.json";

@@ -18,10 +18,14 @@
 //! The checks the runner makes beyond the rule text are tallied apart, per check
 //! ([`RuleStanding::readings`]), and never decide a verdict.
 
+pub mod expectations;
+pub mod file;
+pub mod regression;
+
 use crate::case::Level;
 use crate::corpus::Corpus;
-use crate::outcome::{Outcome, StatusKind};
-use crate::rules::Catalog;
+use crate::corpus::rules::Catalog;
+use crate::run::outcome::{Outcome, StatusKind};
 use crate::target::Implementation;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -72,7 +76,7 @@ pub struct ClauseStanding {
 /// How one check beyond the rule text came out over a rule's cases.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReadingTally {
-    /// The check's name (see [`crate::runner::READING_CHECKS`]).
+    /// The check's name (see [`crate::run::READING_CHECKS`]).
     pub check: String,
     /// Cases where it held.
     pub held: usize,

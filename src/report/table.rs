@@ -4,7 +4,7 @@
 //!
 //! The page is generated, never written by hand: `reports/README.md` is this module's output for
 //! `reports/`, and a test fails while the two differ. The standings are read leniently (only ids,
-//! counts, verdicts, statuses and reasons), like [`crate::regression`] reads them.
+//! counts, verdicts, statuses and reasons), like [`crate::standing::regression`] reads them.
 //!
 //! What lies behind a failure is the reason of the expected-failures entry that covers it: a run
 //! given `--expected-failures FILE` records, in `standing.json`, each failing case with the reason
@@ -17,7 +17,7 @@
 use crate::case::Level;
 use crate::report::cell;
 use crate::standing::Counts;
-use crate::standing_file::StandingFile;
+use crate::standing::file::StandingFile;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

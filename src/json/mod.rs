@@ -15,6 +15,10 @@
 //! number beyond what serde_json holds without `arbitrary_precision` is validated as the nearest
 //! `f64` (its exact digits matter to comparisons, which use [`Value`], never to validation).
 
+pub mod compare;
+pub mod diff;
+pub mod surrogate;
+
 pub use serde_json::{Map, Number, Value};
 
 /// Parses `text` as one RFC 8259 JSON value: no comments, no trailing commas (the fork allows

@@ -10,7 +10,7 @@
 //! and where a changed stretch [looks alike](looks_alike) on both sides, its characters other
 //! than printable ASCII are written escaped (`\u{A0}`), so the difference shows in every report.
 
-use crate::compare::canonical;
+use crate::json::compare::canonical;
 use crate::report::inert::{escape_where, is_hidden};
 use serde_json::Value;
 use similar::{Algorithm, ChangeTag, DiffTag, TextDiff};

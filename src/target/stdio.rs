@@ -14,9 +14,9 @@
 //! ([`Channel::mark_case`]), so what they show does not depend on which cases the process ran
 //! before.
 
-use crate::config::{CommandLine, Limits};
-use crate::remote::{Channel, ChannelError, Remote};
-use crate::transcript::WireLog;
+use crate::run::config::{CommandLine, Limits};
+use crate::target::remote::{Channel, ChannelError, Remote};
+use crate::target::transcript::WireLog;
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::OFlags;
 use std::collections::VecDeque;

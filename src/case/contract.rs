@@ -114,7 +114,7 @@ fn admits(declared: &Value, value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::same;
+    use crate::json::compare::same;
     use serde_json::json;
 
     #[test]

@@ -6,7 +6,14 @@
 //! its own `cargo test`. Whatever a target returns, the runner turns into an outcome value: a
 //! target never needs to be trusted.
 
-use crate::tool::{Tool, Transport, View};
+pub mod http;
+pub mod protocol;
+pub mod protocol_schema;
+pub mod remote;
+pub mod stdio;
+pub mod transcript;
+
+use crate::case::tool::{Tool, Transport, View};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

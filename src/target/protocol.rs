@@ -1,15 +1,15 @@
 //! Protocol v1: the messages the harness exchanges with an implementation it reaches over stdio or
 //! HTTP, as values, with their JSON forms. `docs/protocol.md` describes them in prose and
-//! `schemas/protocol.schema.json` pins them as JSON Schema ([`crate::protocol_schema`] checks a
+//! `schemas/protocol.schema.json` pins them as JSON Schema ([`crate::target::protocol_schema`] checks a
 //! message against it).
 //!
-//! Both ends use this module: the harness's client ([`crate::remote`]) encodes a [`Request`] and
+//! Both ends use this module: the harness's client ([`crate::target::remote`]) encodes a [`Request`] and
 //! decodes the [`Answer`]; the reference behind the protocol ([`crate::serve`]) does the reverse.
 //! Decoding is done field by field, so a message with a missing or mistyped field is a
 //! [`ProtocolError`] that names the field, never a panic.
 
+use crate::case::tool::{Tool, Transport, View};
 use crate::target::{Implementation, Invocation};
-use crate::tool::{Tool, Transport, View};
 use serde_json::{Map, Value, json};
 
 /// The protocol version this module speaks.
@@ -383,7 +383,7 @@ impl Answer {
 /// Reads an answer's JSON text. A lone surrogate escape in it (a `\uD800`..`\uDBFF` not followed
 /// by a low-surrogate escape, or a `\uDC00`..`\uDFFF` not preceded by a high one) is valid JSON
 /// by RFC 8259's grammar but stands for no Unicode character, so it is read as its stand-in
-/// ([`crate::surrogate::stand_in`]); paired escapes and everything else are read as they are.
+/// ([`crate::json::surrogate::stand_in`]); paired escapes and everything else are read as they are.
 pub fn parse_answer(text: &str) -> serde_json::Result<Value> {
     match with_stand_ins(text) {
         std::borrow::Cow::Borrowed(text) => crate::json::from_str(text),
@@ -408,7 +408,7 @@ pub fn with_stand_ins(text: &str) -> std::borrow::Cow<'_, str> {
             Some(0xD800..=0xDBFF) if escaped_unit(bytes, start + 6).is_some_and(is_low) => start + 12,
             Some(unit @ 0xD800..=0xDFFF) => {
                 out.push_str(&text[copied..start]);
-                out.extend(crate::surrogate::stand_in(unit));
+                out.extend(crate::json::surrogate::stand_in(unit));
                 copied = start + 6;
                 start + 6
             }
@@ -563,7 +563,7 @@ mod tests {
     use super::*;
 
     fn stand_in(unit: u16) -> char {
-        crate::surrogate::stand_in(unit).expect("a surrogate")
+        crate::json::surrogate::stand_in(unit).expect("a surrogate")
     }
 
     #[test]

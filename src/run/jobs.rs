@@ -13,18 +13,18 @@
 //! exchange is kept, per case, in corpus order.
 
 use crate::case::Case;
-use crate::config::{RunConfig, TargetSpec};
 use crate::corpus::Corpus;
-use crate::http::HttpTarget;
-use crate::outcome::{Outcome, Status};
-use crate::protocol_schema::{ProtocolSchema, SchemaError};
 use crate::reference::Reference;
-use crate::remote::Remote;
-use crate::runner::{Run, Session};
+use crate::run::config::{RunConfig, TargetSpec};
+use crate::run::outcome::{Outcome, Status};
+use crate::run::{Run, Session};
 use crate::serve::Loopback;
-use crate::stdio::StdioTarget;
+use crate::target::http::HttpTarget;
+use crate::target::protocol_schema::{ProtocolSchema, SchemaError};
+use crate::target::remote::Remote;
+use crate::target::stdio::StdioTarget;
+use crate::target::transcript::{Exchange, WireLog, report_lines};
 use crate::target::{Implementation, Target};
-use crate::transcript::{Exchange, WireLog, report_lines};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
@@ -87,7 +87,7 @@ pub fn instances(config: &RunConfig) -> Result<Vec<Instance>, SchemaError> {
     Ok(instances)
 }
 
-fn boxed<C: crate::remote::Channel + 'static>(
+fn boxed<C: crate::target::remote::Channel + 'static>(
     remote: Remote<C>,
     schema: Option<ProtocolSchema>,
 ) -> Box<dyn Target + Send> {

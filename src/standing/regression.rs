@@ -15,7 +15,7 @@
 //! block), so standings written by other versions of the suite compare too; a corpus digest or
 //! suite version that differs is said, since it explains new and gone cases.
 
-use crate::standing_file::StandingFile;
+use crate::standing::file::StandingFile;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;

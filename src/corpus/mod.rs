@@ -11,11 +11,15 @@
 //! case needs its tool among the registered tools. Each bad file gives one error naming its file,
 //! line and column; all bad files are reported together.
 
+pub mod digest;
+pub mod rules;
+pub(crate) mod yaml;
+
 use crate::case::file::{Behaviour, CaseFile};
+use crate::case::tool::{Tool, Transport, View};
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Location};
-use crate::rules::{Catalog, Clause, RULE_FILE, Rejections, Rule};
-use crate::tool::{Tool, Transport, View};
-use crate::yaml::{Document, Position};
+use crate::corpus::rules::{Catalog, Clause, RULE_FILE, Rejections, Rule};
+use crate::corpus::yaml::{Document, Position};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -28,9 +32,9 @@ mod embedded {
 }
 
 /// The case file schema, `schemas/case.schema.json`.
-pub const CASE_SCHEMA: &str = include_str!("../schemas/case.schema.json");
+pub const CASE_SCHEMA: &str = include_str!("../../schemas/case.schema.json");
 /// The rule file schema, `schemas/rule.schema.json`.
-pub const RULE_SCHEMA: &str = include_str!("../schemas/rule.schema.json");
+pub const RULE_SCHEMA: &str = include_str!("../../schemas/rule.schema.json");
 
 /// Whether `path`, relative to the corpus root, is where a rule file goes: `<RULE>/rule.yaml`.
 pub fn is_rule_file(path: &Path) -> bool {
@@ -724,7 +728,7 @@ fn pick(errors: &[jsonschema::ValidationError<'_>]) -> Option<(String, String)> 
         K::AdditionalProperties { unexpected } => {
             let mut at = pointer;
             if let Some(name) = unexpected.first() {
-                crate::compare::push_token(&mut at, name);
+                crate::json::compare::push_token(&mut at, name);
             }
             Some((at, best.to_string()))
         }

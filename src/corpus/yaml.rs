@@ -14,7 +14,7 @@
 //! read. Mapping keys must be strings, and a key may appear once per mapping. Aliases copy the
 //! node their anchor names. A file holds at most one document; an empty file is `null`.
 
-use crate::compare::{numbers_equal, push_token};
+use crate::json::compare::{numbers_equal, push_token};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
