@@ -56,7 +56,6 @@ pub mod contract;
 pub mod tool;
 
 use crate::case::tool::{Tool, Transport, View};
-use crate::corpus::rules::Rejections;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -92,6 +91,19 @@ impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// What the runner holds a rejected invoke of a rule's case to, beyond what the case names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rejections {
+    /// The one error the rule asks for: it has a message, problems and expected fields; its
+    /// expected fields include every required declared root property; on HTTP it points to
+    /// get_api_spec; the same call repeated, and with its keys reversed, gives the same error.
+    OneError,
+    /// The problems the case names, which show what validation saw, and nothing more.
+    #[default]
+    Problems,
 }
 
 /// Where a case is defined.

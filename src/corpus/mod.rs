@@ -4,14 +4,13 @@
 //! the binary at build time; both go through the same code. A folder `<RULE>/` of the corpus root
 //! holds its rule's file, `rule.yaml` (validated against `schemas/rule.schema.json`), and its case
 //! files; the rule files make the catalog, in the order they give. Each file is parsed once
-//! ([`Document`]) and validated against its JSON Schema (the contract), then read into typed values
+//! (`Document`) and validated against its JSON Schema (the contract), then read into typed values
 //! and checked for what a schema cannot say: a rule file's id is its folder's name and its order
 //! is its own; case ids must be unique, clauses must exist in the catalog and belong to the file's
 //! rule, levels must be among the rule's, a normalize case needs a schema, an invoke or describe
 //! case needs its tool among the registered tools. Each bad file gives one error naming its file,
 //! line and column; all bad files are reported together.
 
-pub mod digest;
 pub mod rules;
 pub(crate) mod yaml;
 

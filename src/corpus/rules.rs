@@ -25,6 +25,7 @@
 //! ```
 
 use crate::case::Level;
+pub use crate::case::Rejections;
 use serde::{Deserialize, Serialize};
 
 /// A rule file's name inside its rule's folder.
@@ -56,19 +57,6 @@ pub struct Rule {
     pub rejections: Rejections,
     /// The clauses, in catalog order.
     pub clauses: Vec<Clause>,
-}
-
-/// What the runner holds a rejected invoke of a rule's case to, beyond what the case names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rejections {
-    /// The one error the rule asks for: it has a message, problems and expected fields; its
-    /// expected fields include every required declared root property; on HTTP it points to
-    /// get_api_spec; the same call repeated, and with its keys reversed, gives the same error.
-    OneError,
-    /// The problems the case names, which show what validation saw, and nothing more.
-    #[default]
-    Problems,
 }
 
 /// One clause of a rule.

@@ -11,7 +11,7 @@
 //! than printable ASCII are written escaped (`\u{A0}`), so the difference shows in every report.
 
 use crate::json::compare::canonical;
-use crate::report::inert::{escape_where, is_hidden};
+use crate::json::inert::{escape_where, is_hidden};
 use serde_json::Value;
 use similar::{Algorithm, ChangeTag, DiffTag, TextDiff};
 use std::fmt::Write as _;

@@ -17,6 +17,7 @@
 
 pub mod compare;
 pub mod diff;
+pub mod inert;
 pub mod surrogate;
 
 pub use serde_json::{Map, Number, Value};

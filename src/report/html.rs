@@ -9,10 +9,11 @@
 //! diffs, ids) is escaped for HTML text or attribute context with [`escape`], so markup in it
 //! shows as text; the policy is a second wall behind the escaping, not a replacement for it.
 //! Controls, bidi controls, zero-width characters and lone-surrogate stand-ins show escaped
-//! (`\u{202E}`, `\u{D800}`), as in every report ([`super::inert`]).
+//! (`\u{202E}`, `\u{D800}`), as in every report ([`crate::json::inert`]).
 
-use super::{Report, cell, inert};
+use super::{Report, cell};
 use crate::case::Level;
+use crate::json::inert;
 use crate::run::outcome::{Outcome, Status};
 use crate::standing::Verdict;
 use std::fmt::Write as _;

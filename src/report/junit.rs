@@ -20,15 +20,15 @@
 //! Nothing in the file depends on time: no timestamps and no durations.
 //!
 //! The file is well-formed XML 1.0 whatever the strings hold: every string goes through
-//! [`super::inert`] before quick-junit sees it, so the characters XML forbids (C0 controls,
+//! [`crate::json::inert`] before quick-junit sees it, so the characters XML forbids (C0 controls,
 //! U+FFFE, U+FFFF), the other controls, bidi and zero-width characters and lone-surrogate
 //! stand-ins show escaped (`\u{FFFF}`, `\u{D800}`). quick-junit itself would drop C0 controls
 //! and ANSI sequences silently, and pass U+FFFE and U+FFFF through. Attribute values are one
 //! line (a newline shows as `\u{A}`); element text keeps its newlines.
 
 use super::Report;
-use super::inert::{multi_line, one_line};
 use crate::case::Level;
+use crate::json::inert::{multi_line, one_line};
 use crate::run::outcome::{Outcome, Status};
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;

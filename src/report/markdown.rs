@@ -5,11 +5,11 @@
 //! prose and table cells it is [escaped](escape) (Markdown punctuation, `<`, `&`, `|`, newlines);
 //! in a code span or a fenced block the delimiters are longer than any run of backticks in it
 //! ([`code`], [`fence`]). Controls, bidi controls, zero-width characters and lone-surrogate
-//! stand-ins show escaped everywhere ([`super::inert`]).
+//! stand-ins show escaped everywhere ([`crate::json::inert`]).
 
-use super::inert::{multi_line, one_line};
 use super::{Report, cell};
 use crate::case::Level;
+use crate::json::inert::{multi_line, one_line};
 use crate::run::outcome::Status;
 use std::fmt::Write as _;
 

@@ -13,7 +13,6 @@
 
 pub mod badge;
 pub mod html;
-pub mod inert;
 pub mod json;
 pub mod junit;
 pub mod markdown;
@@ -21,11 +20,11 @@ pub mod table;
 pub mod terminal;
 
 use crate::corpus::Corpus;
-use crate::corpus::digest::CorpusDigest;
 use crate::corpus::rules::Catalog;
 use crate::run::Run;
 use crate::run::outcome::{Outcome, Status};
 use crate::standing::Standing;
+use crate::standing::digest::CorpusDigest;
 use crate::standing::expectations::{ExpectedFailures, Triage};
 use crate::target::Implementation;
 use serde::Serialize;

@@ -9,14 +9,14 @@
 //! binary's choice (`--color`, `NO_COLOR`, whether stdout is a terminal). [`summary_line`] is
 //! the one line a run ends with: the counts, the verdict per rule and the time taken.
 //!
-//! Every string from an implementation or a case goes through [`super::inert`], so its
+//! Every string from an implementation or a case goes through [`crate::json::inert`], so its
 //! controls (ESC, BEL, CR), bidi controls and zero-width characters show escaped and the only
 //! escape sequences written are the report's own colors. Cases that errored for the same reason
 //! (an implementation that did not start errors every case) are shown once, with their count.
 
-use super::inert::{multi_line, one_line};
 use super::{Report, cell};
 use crate::case::Level;
+use crate::json::inert::{multi_line, one_line};
 use crate::run::outcome::{Outcome, Status, StatusKind};
 use crate::standing::Verdict;
 use anstyle::{AnsiColor, Style};

@@ -12,8 +12,8 @@
 //! Reasons never quote ureq's own messages, which may name the URL: a report reads the same
 //! whichever port the server listens on.
 
-use crate::run::config::{HttpUrl, Limits};
 use crate::target::remote::{Channel, ChannelError, Remote};
+use crate::target::spec::{HttpUrl, Limits};
 use crate::target::transcript::WireLog;
 use std::io::{ErrorKind, Read};
 use std::time::Duration;

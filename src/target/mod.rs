@@ -10,6 +10,8 @@ pub mod http;
 pub mod protocol;
 pub mod protocol_schema;
 pub mod remote;
+pub mod server;
+pub mod spec;
 pub mod stdio;
 pub mod transcript;
 

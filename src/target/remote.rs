@@ -25,9 +25,9 @@
 //! implementation can no longer be started.
 
 use crate::case::tool::{Tool, Transport, View};
-use crate::run::config::Limits;
 use crate::target::protocol::{self, Answer, Command, Request};
 use crate::target::protocol_schema::ProtocolSchema;
+use crate::target::spec::Limits;
 use crate::target::transcript::{Exchange, Received, WireLog, renumbered, report_lines, truncate};
 use crate::target::{Implementation, Invocation, Target, TargetError};
 use serde_json::Value;

@@ -14,8 +14,8 @@
 //! ([`Channel::mark_case`]), so what they show does not depend on which cases the process ran
 //! before.
 
-use crate::run::config::{CommandLine, Limits};
 use crate::target::remote::{Channel, ChannelError, Remote};
+use crate::target::spec::{CommandLine, Limits};
 use crate::target::transcript::WireLog;
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::OFlags;
