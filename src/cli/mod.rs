@@ -383,7 +383,7 @@ fn serve(args: &ServeArgs) -> Result<u8> {
         .context("serving on stdio")?;
         return Ok(exit::CONFORMS);
     };
-    let address = serve::http::bind_address(address).map_err(anyhow::Error::msg)?;
+    let address = serve::http::bind_address(address)?;
     let options = serve::http::HttpOptions::default();
     let listener = serve::http::listen(address, &options).with_context(|| format!("binding {address}"))?;
     let local = listener.local_addr()?;

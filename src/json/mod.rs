@@ -15,8 +15,8 @@
 //! number beyond what serde_json holds without `arbitrary_precision` is validated as the nearest
 //! `f64` (its exact digits matter to comparisons, which use [`Value`], never to validation).
 
-pub mod compare;
-pub mod diff;
+pub(crate) mod compare;
+pub(crate) mod diff;
 pub mod inert;
 pub mod surrogate;
 

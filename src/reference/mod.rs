@@ -49,7 +49,7 @@ impl Target for Reference {
     }
 
     fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
-        self.registry = Registry::new(tools).map_err(TargetError::Unsupported)?;
+        self.registry = Registry::new(tools).map_err(|e| TargetError::Unsupported(e.to_string()))?;
         Ok(())
     }
 

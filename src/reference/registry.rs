@@ -8,6 +8,7 @@
 use super::normalize::normalize;
 use super::validate::{ArgumentValidator, Rejection};
 use crate::case::tool::{Tool, View};
+use crate::reference::validate::{RegistrationError, RegistrationErrorKind};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -25,12 +26,12 @@ pub struct Executor {
 
 impl Registry {
     /// A registry holding exactly these tools.
-    pub fn new(tools: &[Tool]) -> Result<Registry, String> {
+    pub fn new(tools: &[Tool]) -> Result<Registry, RegistrationError> {
         let mut executors = BTreeMap::new();
         for tool in tools {
             let executor = Executor { validator: ArgumentValidator::compile(tool)?, tool: tool.clone() };
             if executors.insert(tool.name.clone(), executor).is_some() {
-                return Err(format!("tool {} is registered twice", tool.name));
+                return Err(RegistrationError { tool: tool.name.clone(), kind: RegistrationErrorKind::Twice });
             }
         }
         Ok(Registry { executors })

@@ -86,9 +86,30 @@ pub struct Rejection {
     pub expected_fields: Vec<String>,
 }
 
+/// Why a tool cannot be registered with the reference, with the tool's name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("tool {tool}: {kind}")]
+pub struct RegistrationError {
+    /// The tool's name.
+    pub tool: String,
+    /// What is wrong.
+    pub kind: RegistrationErrorKind,
+}
+
+/// What makes a tool unregistrable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistrationErrorKind {
+    /// Its input schema does not compile as JSON Schema.
+    #[error("its input schema does not compile: {0}")]
+    Schema(String),
+    /// Another tool of the set has its name.
+    #[error("it is registered twice")]
+    Twice,
+}
+
 impl ArgumentValidator {
     /// Compiles a tool's schema, closing its root unless it declares `additionalProperties`.
-    pub fn compile(tool: &Tool) -> Result<ArgumentValidator, String> {
+    pub fn compile(tool: &Tool) -> Result<ArgumentValidator, RegistrationError> {
         let expected_fields = expected_fields(&tool.input_schema);
         let mut enforced = tool.input_schema.clone();
         if let Value::Object(map) = &mut enforced {
@@ -107,7 +128,10 @@ impl ArgumentValidator {
         let compiled = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
             .build(&crate::json::to_serde(&enforced))
-            .map_err(|e| format!("the input schema of {} does not compile: {e}", tool.name))?;
+            .map_err(|e| RegistrationError {
+                tool: tool.name.clone(),
+                kind: RegistrationErrorKind::Schema(e.to_string()),
+            })?;
         Ok(ArgumentValidator { tool: tool.name.clone(), expected_fields, schema: tool.input_schema.clone(), compiled })
     }
 

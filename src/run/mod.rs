@@ -21,7 +21,7 @@
 //! a rejection is read for its problems only (`ErrorContract`).
 //!
 //! Describe cases compare the published schema with the registered one: required cases by the
-//! contract it states ([`crate::case::contract`]), interpretation cases as a document. A normalize the
+//! contract it states (`case::contract`), interpretation cases as a document. A normalize the
 //! target refused ([`TargetError::Refused`]) fails when the expected arguments pass validation
 //! under every reading the text allows ([`crate::corpus::passes_validation`]), and is skipped as
 //! not observable otherwise.
@@ -213,7 +213,7 @@ impl<T: Target> Session<T> {
     }
 
     /// A required case holds each view to the contract of the registered schema; an
-    /// interpretation case, to the document as registered ([`crate::case::contract`]).
+    /// interpretation case, to the document as registered (`case::contract`).
     fn describe(&mut self, tools: &[Tool], tool: &str, views: &[View], level: Level) -> Result<Status, TargetError> {
         self.register(tools)?;
         let registered = tools.iter().find(|t| t.name == tool).map(|t| t.input_schema.clone()).unwrap_or(Value::Null);

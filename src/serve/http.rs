@@ -60,14 +60,25 @@ impl Default for HttpOptions {
 
 /// The address `serve --http` binds to: `PORT` alone means `127.0.0.1:PORT`; otherwise
 /// `HOST:PORT` (a name is resolved, loopback first).
-pub fn bind_address(text: &str) -> Result<SocketAddr, String> {
+pub fn bind_address(text: &str) -> Result<SocketAddr, AddressError> {
     if let Ok(port) = text.parse::<u16>() {
         return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
     }
+    let error = |why: String| AddressError { address: text.to_string(), why };
     let mut addresses: Vec<SocketAddr> =
-        text.to_socket_addrs().map_err(|e| format!("{text:?} is not PORT or HOST:PORT ({e})"))?.collect();
+        text.to_socket_addrs().map_err(|e| error(format!("it is not PORT or HOST:PORT ({e})")))?.collect();
     addresses.sort_by_key(|a| !a.ip().is_loopback());
-    addresses.into_iter().next().ok_or_else(|| format!("{text:?} resolves to no address"))
+    addresses.into_iter().next().ok_or_else(|| error("it resolves to no address".into()))
+}
+
+/// An address `serve --http` cannot bind to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{address:?}: {why}")]
+pub struct AddressError {
+    /// The address as given.
+    pub address: String,
+    /// Why it cannot be used.
+    pub why: String,
 }
 
 /// A listener on `address` for [`serve`], its timeouts set at once: tiny_http accepts

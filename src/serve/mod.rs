@@ -1,7 +1,7 @@
 //! Any [`crate::Target`] behind protocol v1 — the built-in reference above all — so implementers have a
 //! working peer to compare their adapter with, and the suite can test its own transports.
 //!
-//! The front ends of a [`Server`] (the protocol's server side, in [`crate::target::server`]):
+//! The front ends of a [`Server`] (the protocol's server side, in `target::server`):
 //! [`stdio`] serves it on stdin and stdout (`tool-conformance serve --stdio`) and [`http`] on a
 //! loopback HTTP port (`serve --http`).
 

@@ -148,14 +148,25 @@ pub struct ExpectedEntry {
     pub reason: String,
 }
 
-/// A standing.json that cannot be read.
+/// A standing.json that cannot be read, with its file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {message}", path.display())]
+#[error("{}: {kind}", path.display())]
 pub struct StandingFileError {
     /// The file.
     pub path: PathBuf,
     /// What is wrong.
-    pub message: String,
+    pub kind: StandingFileErrorKind,
+}
+
+/// What makes a standing.json unreadable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StandingFileErrorKind {
+    /// The file cannot be read.
+    #[error("cannot read: {0}")]
+    Unreadable(String),
+    /// Its text is not a standing.json (not JSON, a missing member, an unknown level or status).
+    #[error("not a standing.json: {0}")]
+    NotAStanding(String),
 }
 
 fn yes() -> bool {
@@ -187,14 +198,20 @@ fn counts<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Counts, D
 impl StandingFile {
     /// Reads the standing.json at `path`.
     pub fn load(path: &Path) -> Result<StandingFile, StandingFileError> {
-        let error = |message: String| StandingFileError { path: path.to_path_buf(), message };
-        let text = std::fs::read_to_string(path).map_err(|e| error(format!("cannot read: {e}")))?;
+        let error = |kind| StandingFileError { path: path.to_path_buf(), kind };
+        let text =
+            std::fs::read_to_string(path).map_err(|e| error(StandingFileErrorKind::Unreadable(e.to_string())))?;
         StandingFile::parse(&text).map_err(error)
     }
 
     /// Parses a standing.json's text.
-    pub fn parse(text: &str) -> Result<StandingFile, String> {
-        crate::json::from_str(text).map_err(|e| format!("not a standing.json: {e}"))
+    pub fn parse(text: &str) -> Result<StandingFile, StandingFileErrorKind> {
+        crate::json::from_str(text).map_err(|e| StandingFileErrorKind::NotAStanding(e.to_string()))
+    }
+
+    /// Reads a parsed standing.json.
+    pub fn from_value(value: &crate::json::Value) -> Result<StandingFile, StandingFileErrorKind> {
+        serde_json::from_value(value.clone()).map_err(|e| StandingFileErrorKind::NotAStanding(e.to_string()))
     }
 
     /// `name version` of the implementation.
@@ -217,6 +234,6 @@ mod tests {
         assert_eq!(file.standing.rules[0].totals.get(Level::Required, StatusKind::Pass), 2);
         assert_eq!(file.implementation_line(), "x");
         let bad = old.replace("\"pass\": 2", "\"passed\": 2");
-        assert!(StandingFile::parse(&bad).unwrap_err().contains("unknown status"));
+        assert!(StandingFile::parse(&bad).unwrap_err().to_string().contains("unknown status"));
     }
 }

@@ -15,7 +15,7 @@
 //! block), so standings written by other versions of the suite compare too; a corpus digest or
 //! suite version that differs is said, since it explains new and gone cases.
 
-use crate::standing::file::StandingFile;
+use crate::standing::file::{StandingFile, StandingFileErrorKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -78,11 +78,11 @@ impl Snapshot {
     pub fn load(path: &Path) -> Result<Snapshot, SnapshotError> {
         let error = |message: String| SnapshotError { path: path.display().to_string(), message };
         let text = std::fs::read_to_string(path).map_err(|e| error(format!("cannot read: {e}")))?;
-        Snapshot::parse(&text).map_err(error)
+        Snapshot::parse(&text).map_err(|kind| error(kind.to_string()))
     }
 
     /// Parses a standing.json's text.
-    pub fn parse(text: &str) -> Result<Snapshot, String> {
+    pub fn parse(text: &str) -> Result<Snapshot, StandingFileErrorKind> {
         Ok(Snapshot::of(&StandingFile::parse(text)?))
     }
 

@@ -6,13 +6,13 @@
 //! its own `cargo test`. Whatever a target returns, the runner turns into an outcome value: a
 //! target never needs to be trusted.
 
-pub mod http;
+pub(crate) mod http;
 pub mod protocol;
 pub mod protocol_schema;
 pub mod remote;
-pub mod server;
-pub mod spec;
-pub mod stdio;
+pub(crate) mod server;
+pub(crate) mod spec;
+pub(crate) mod stdio;
 pub mod transcript;
 
 use crate::case::tool::{Tool, Transport, View};

@@ -185,7 +185,9 @@ impl Target for Defective {
                     Some(index) => index,
                     None => {
                         let copy = Tool { input_schema: enforced.clone(), ..tool.clone() };
-                        validators.push(ArgumentValidator::compile(&copy).map_err(TargetError::Unsupported)?);
+                        validators.push(
+                            ArgumentValidator::compile(&copy).map_err(|e| TargetError::Unsupported(e.to_string()))?,
+                        );
                         compiled.push(enforced);
                         compiled.len() - 1
                     }
@@ -250,7 +252,7 @@ fn refuse_invalid(defect: &dyn Defect, schema: &Value, raw: &Value, normalized: 
         description: None,
         input_schema: defect.enforced_schema(schema, transport),
     };
-    let validator = ArgumentValidator::compile(&enforced).map_err(TargetError::Unsupported)?;
+    let validator = ArgumentValidator::compile(&enforced).map_err(|e| TargetError::Unsupported(e.to_string()))?;
     match validator.validate(&defect.validation_view(schema, raw, &prepared)) {
         Ok(()) => Ok(normalized),
         Err(mut rejection) => {
