@@ -169,12 +169,23 @@ fn schemas() -> &'static Schemas {
 
 impl Corpus {
     /// The corpus embedded in the binary when it was built.
+    ///
+    /// ```
+    /// let corpus = tool_conformance::Corpus::embedded().expect("the built-in corpus loads");
+    /// assert!(corpus.cases.iter().any(|c| c.id == "RT-TOOL-8/examples/doubly-escaped-title"));
+    /// ```
     pub fn embedded() -> Result<Corpus, CorpusErrors> {
         let files = embedded::FILES.iter().map(|(path, text)| (PathBuf::from(path), text.to_string())).collect();
         Corpus::from_files(files)
     }
 
     /// The corpus in a directory (its root holds one folder per rule, each with its rule.yaml).
+    ///
+    /// ```no_run
+    /// // A working copy of cases/, or an extension laid out the same way.
+    /// let corpus = tool_conformance::Corpus::from_dir(std::path::Path::new("cases"))?;
+    /// # Ok::<(), tool_conformance::corpus::CorpusErrors>(())
+    /// ```
     pub fn from_dir(root: &Path) -> Result<Corpus, CorpusErrors> {
         let mut files = Vec::new();
         let mut errors = Vec::new();

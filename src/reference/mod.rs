@@ -27,6 +27,17 @@ pub struct Reference {
 
 impl Reference {
     /// A reference with nothing registered.
+    ///
+    /// ```
+    /// use tool_conformance::{Reference, Target};
+    /// use tool_conformance::json::Value;
+    ///
+    /// let mut reference = Reference::new();
+    /// let schema: Value = tool_conformance::json::from_str(r#"{"type": "object"}"#).unwrap();
+    /// let sent: Value = tool_conformance::json::from_str(r#"{"title": "Ember &amp;amp; Oak"}"#).unwrap();
+    /// let normalized = reference.normalize(&schema, &sent).unwrap();
+    /// assert_eq!(normalized["title"], "Ember & Oak");
+    /// ```
     pub fn new() -> Reference {
         Reference::default()
     }

@@ -74,6 +74,15 @@ impl Report {
 
     /// The report of a run of `corpus`, with the digest of the case files that ran.
     /// A selection that leaves out some case of a rule is marked as partial for that rule.
+    ///
+    /// ```no_run
+    /// use tool_conformance::{Corpus, Reference, Selection, report::Report, run};
+    ///
+    /// let corpus = Corpus::embedded().expect("the corpus loads");
+    /// let ran = run::run(&corpus, &Selection::all(), &mut Reference::new());
+    /// Report::for_corpus(&corpus, &ran).write_dir(std::path::Path::new("report"))?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn for_corpus(corpus: &Corpus, run: &Run) -> Report {
         let mut report = Report::new(&corpus.catalog, run);
         report.standing = Standing::of_run(corpus, &run.implementation, &run.outcomes);

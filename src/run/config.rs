@@ -134,6 +134,22 @@ pub struct RunConfig {
     pub transcript: bool,
 }
 
+impl Default for RunConfig {
+    /// The whole built-in corpus against the built-in reference, in one instance, writing no report.
+    fn default() -> RunConfig {
+        RunConfig {
+            corpus: CorpusSource::Embedded,
+            selection: Selection::all(),
+            report_dir: None,
+            target: TargetSpec::Reference,
+            jobs: 1,
+            limits: Limits::default(),
+            validate_protocol: false,
+            transcript: false,
+        }
+    }
+}
+
 pub use crate::target::spec::{CommandLine, ConfigError, HttpUrl, Limits, TargetSpec, parse_duration};
 
 #[cfg(test)]

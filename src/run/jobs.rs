@@ -98,6 +98,14 @@ fn boxed<C: crate::target::remote::Channel + 'static>(
 }
 
 /// Runs the cases `config` selects against the implementation it names.
+///
+/// ```no_run
+/// use tool_conformance::{Corpus, RunConfig, run::jobs};
+///
+/// let corpus = Corpus::embedded().expect("the corpus loads");
+/// let ran = jobs::run(&corpus, &RunConfig::default()).expect("the protocol schema compiles");
+/// println!("{} cases", ran.run.outcomes.len());
+/// ```
 pub fn run(corpus: &Corpus, config: &RunConfig) -> Result<Ran, SchemaError> {
     run_with_progress(corpus, config, &|_| {})
 }

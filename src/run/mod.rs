@@ -75,6 +75,15 @@ pub const READING_CHECKS: [(&str, &str); 4] = [
 ];
 
 /// Runs every case of `corpus` that `selection` selects, starting and stopping `target` once.
+///
+/// ```
+/// use tool_conformance::{Corpus, Reference, Selection, run};
+///
+/// let corpus = Corpus::embedded().expect("the corpus loads");
+/// let one = Selection::new(vec![], vec![], vec!["RT-TOOL-8/examples/*".into()]).unwrap();
+/// let ran = run::run(&corpus, &one, &mut Reference::new());
+/// assert!(ran.outcomes.iter().all(|o| o.status == tool_conformance::Status::Pass));
+/// ```
 pub fn run(corpus: &Corpus, selection: &Selection, target: &mut dyn Target) -> Run {
     let mut session = Session::start(target);
     let outcomes = corpus.cases.iter().filter(|c| selection.matches(c)).map(|c| session.run_case(c)).collect();

@@ -196,6 +196,13 @@ fn validator() -> &'static jsonschema::Validator {
 
 impl ExpectedFailures {
     /// Reads and parses the file at `path`.
+    ///
+    /// ```no_run
+    /// use tool_conformance::standing::expectations::ExpectedFailures;
+    ///
+    /// let file = ExpectedFailures::load(std::path::Path::new("expected-failures.yaml"))?;
+    /// # Ok::<(), tool_conformance::standing::expectations::ExpectationsError>(())
+    /// ```
     pub fn load(path: &Path) -> Result<ExpectedFailures, ExpectationsError> {
         let text = std::fs::read_to_string(path).map_err(|e| ExpectationsError {
             path: path.to_path_buf(),
