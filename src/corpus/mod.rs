@@ -594,11 +594,16 @@ fn strictest_error(schema: &Value, arguments: &Value) -> Result<Option<String>, 
     if any_pair(schema, arguments, &|s, v| s.get("minLength").is_some() && v.as_str().is_some_and(|t| !t.is_ascii())) {
         return Ok(Some("a non-ASCII string, where the schema counts a minimum length".into()));
     }
-    let closed = close_nested(schema.clone(), false);
+    first_error(&close_nested(schema.clone(), false), arguments, true)
+}
+
+/// The first error of `arguments` against `schema` (draft 2020-12, formats asserted when
+/// `formats`), as `what at /pointer`; `Err` when the schema does not compile.
+fn first_error(schema: &Value, arguments: &Value, formats: bool) -> Result<Option<String>, String> {
     let validator = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(&crate::json::to_serde(&closed))
+        .should_validate_formats(formats)
+        .build(&crate::json::to_serde(schema))
         .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
     let instance = crate::json::to_serde(arguments);
     Ok(validator.iter_errors(&instance).next().map(|error| {
@@ -681,16 +686,7 @@ fn written_with_fraction(number: &serde_json::Number) -> bool {
 /// The first error of `arguments` against `schema` with its root closed as the suite reads
 /// PLAT-162 (to the expected fields), as `what at /pointer`.
 fn validation_error(schema: &Value, arguments: &Value) -> Result<Option<String>, String> {
-    let closed = crate::case::closed_root(schema);
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .build(&crate::json::to_serde(&closed))
-        .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
-    let instance = crate::json::to_serde(arguments);
-    Ok(validator.iter_errors(&instance).next().map(|error| {
-        let at = error.instance_path().as_str();
-        format!("{error} at {}", if at.is_empty() { "/" } else { at })
-    }))
+    first_error(&crate::case::closed_root(schema), arguments, false)
 }
 
 fn expectation<T>(expected: Option<T>, behaviours: Option<Vec<Behaviour<T>>>) -> Expect<T> {
