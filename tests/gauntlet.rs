@@ -287,28 +287,7 @@ fn fake_connection(stream: TcpStream, mode: &str) {
         Err(_) => return,
     };
     let mut reader = BufReader::new(stream);
-    loop {
-        let mut length = 0usize;
-        loop {
-            let mut line = String::new();
-            match reader.read_line(&mut line) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = line.split_once(':') {
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-        }
-        let mut body = vec![0u8; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
+    while let Some(body) = read_http_request(&mut reader) {
         let request: Value = tool_conformance::json::from_slice(&body).unwrap_or(Value::Null);
         let (status, body) = if request["cmd"] == "start" {
             (200, Server::new(Reference::new()).handle(&request).response.to_string())

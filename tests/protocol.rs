@@ -5,7 +5,7 @@
 //! needs.
 
 use serde_json::{Value, json};
-use tool_conformance::run::config::{CorpusSource, Limits, RunConfig, Selection, TargetSpec};
+use tool_conformance::run::config::{Limits, RunConfig, Selection};
 use tool_conformance::run::{self as runner, jobs};
 use tool_conformance::target::protocol::{Answer, Command, Request, VERSION};
 use tool_conformance::target::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
@@ -50,16 +50,7 @@ fn every_message_of_a_whole_run_matches_the_schema() {
     // Through the in-process loopback with validation on, every request and every response of
     // the run is checked; a violation would be an error outcome.
     let corpus = Corpus::embedded().expect("the corpus loads");
-    let config = RunConfig {
-        corpus: CorpusSource::Embedded,
-        selection: Selection::all(),
-        report_dir: None,
-        target: TargetSpec::Reference,
-        jobs: 1,
-        limits: Limits::default(),
-        validate_protocol: true,
-        transcript: false,
-    };
+    let config = RunConfig { validate_protocol: true, ..RunConfig::default() };
     let ran = jobs::run(&corpus, &config).expect("the schema loads");
     let errors: Vec<String> = ran
         .run
