@@ -1,16 +1,48 @@
-//! The exit codes of the `tool-conformance` binary, as named constants.
-//!
-//! | code | constant | meaning |
-//! |---|---|---|
-//! | 0 | [`CONFORMS`] | every rule conforms, is not claimed, or had no case selected; with expected failures, every required case that failed, errored or was skipped is listed and no entry is stale |
-//! | 1 | [`NONCONFORMING`] | some rule does not conform (a required case failed) or is incomplete (a required case errored or was skipped, or a clause had no applicable required case); with expected failures, such a case not listed, or a stale entry; for `compare`, a regression |
-//! | 2 | [`USAGE`] | bad usage, or a bad corpus (a case file, the catalog, or clause coverage) |
+//! The exit codes of the `tool-conformance` binary, as named constants, and [`TABLE`], the one
+//! place that says what each means: `--help` prints it, the README's exit-code table is checked
+//! against it (`tests/exit_codes.rs`), and that test runs each code as documented.
 
 /// Every rule conforms, is not claimed, or had no case selected (with expected failures: every
-/// failure, error and skip of a required case is listed, and no entry is stale).
+/// failure, error and skip of a required case is listed, and no entry is stale); for `check`, a
+/// valid corpus with a required case for every clause; for `compare`, no regression.
 pub const CONFORMS: u8 = 0;
 /// Some rule does not conform or is incomplete (with expected failures: such a case not listed,
-/// or a stale entry); for `compare`, a regression.
+/// or a stale entry); for `compare`, a regression; for `table`, a failure with no reason.
 pub const NONCONFORMING: u8 = 1;
 /// Bad usage or a bad corpus.
 pub const USAGE: u8 = 2;
+
+/// Every exit code: (code, constant name, meaning), in order.
+pub const TABLE: &[(u8, &str, &str)] = &[
+    (
+        CONFORMS,
+        "CONFORMS",
+        "run: every rule conforms, is not claimed, or had no case selected; with --expected-failures, \
+         every required case that failed, errored or was skipped is listed, and no entry is stale. \
+         check: the corpus is valid and every clause has a required case. compare: no regression. \
+         table: every failure has a reason",
+    ),
+    (
+        NONCONFORMING,
+        "NONCONFORMING",
+        "run: some rule does not conform (a required case failed) or is incomplete (a required case \
+         errored or was skipped, or a clause had no applicable required case); with \
+         --expected-failures, such a case the file does not list, or a stale entry. compare: a \
+         regression. table: a failure with no expected-failures reason",
+    ),
+    (
+        USAGE,
+        "USAGE",
+        "bad usage (an unknown option or case id, a bad value, a file that cannot be read) or a bad \
+         corpus (a malformed case file, an unknown clause); check: also a clause with no required case",
+    ),
+];
+
+/// [`TABLE`] as the text `--help` ends with.
+pub fn help_text() -> String {
+    let mut out = String::from("Exit codes:\n");
+    for (code, name, meaning) in TABLE {
+        out.push_str(&format!("  {code} {name}: {meaning}\n"));
+    }
+    out
+}

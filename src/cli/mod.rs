@@ -5,9 +5,9 @@
 mod progress;
 
 use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use progress::Progress;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
@@ -35,13 +35,13 @@ macro_rules! outln {
     }};
 }
 
+mod expected;
+mod show;
+
 /// Conformance suite for RT-TOOL-8 (tool argument normalization) and PLAT-162 (schema
 /// enforcement before dispatch).
 #[derive(Parser)]
 #[command(name = "tool-conformance", version, about, long_about = None)]
-#[command(
-    after_help = "Exit codes: 0 every rule conforms, is not claimed or was not run; 1 some rule does not conform (a required case failed) or is incomplete (a required case errored or was skipped, or a clause had no applicable case); with --expected-failures: such a case not listed, or a stale entry; or compare found a regression; 2 bad usage or a bad corpus."
-)]
 struct Cli {
     /// Color the output: auto (when stdout is a terminal that shows colors and NO_COLOR is
     /// unset), always, or never.
@@ -64,10 +64,15 @@ enum Command {
     /// Run the suite and print the standing (against the built-in reference, or an implementation
     /// reached with --stdio or --http).
     Run(RunArgs),
-    /// Lint the corpus: every file valid, ids unique, every clause with a required case.
-    Check(CorpusArgs),
+    /// Lint the corpus: every file valid, ids unique, every clause with a required case. With DIR,
+    /// lint that folder: a whole corpus (it has a <RULE>/rule.yaml), or new case files alone,
+    /// checked against the built-in rules and cases.
+    Check(CheckArgs),
     /// List the selected cases: id, level, clauses and summary.
-    List(RunArgs),
+    List(ListArgs),
+    /// Print one case: what it sends and expects, the rule sentence behind each clause it cites,
+    /// the exact requests as sent over protocol v1 (with the reference's answers), and why.
+    Show(show::ShowArgs),
     /// Serve the built-in reference over protocol v1, on stdin/stdout or on a loopback HTTP port.
     Serve(ServeArgs),
     /// Compare two standing.json files: print regressions and progressions, exit 1 on a
@@ -100,10 +105,42 @@ struct CorpusArgs {
     /// Use the corpus in DIR (one folder per rule, each with its rule.yaml) instead of the one built in.
     #[arg(long, value_name = "DIR")]
     cases: Option<PathBuf>,
+    /// Add the case files in DIR (laid out as <RULE>/<topic>.yaml) to the corpus, built in or
+    /// --cases (repeatable). A file may not replace one the corpus has.
+    #[arg(long, value_name = "DIR")]
+    add_cases: Vec<PathBuf>,
 }
 
 #[derive(Args)]
-struct RunArgs {
+struct CheckArgs {
+    /// The folder to lint: a whole corpus, or new case files to add to the built-in one (or to
+    /// --cases).
+    #[arg(value_name = "DIR")]
+    dir: Option<PathBuf>,
+    #[command(flatten)]
+    corpus: CorpusArgs,
+}
+
+impl CheckArgs {
+    /// A DIR holding a rule file is a whole corpus; one holding case files only is added.
+    fn source(&self) -> Result<CorpusSource> {
+        let Some(dir) = &self.dir else { return Ok(self.corpus.source()) };
+        let whole = tool_conformance::corpus::read_dir(dir)?
+            .iter()
+            .any(|(path, _)| tool_conformance::corpus::is_rule_file(path));
+        Ok(if whole && self.corpus.cases.is_none() && self.corpus.add_cases.is_empty() {
+            CorpusSource::Directory(dir.clone())
+        } else {
+            let mut added = self.corpus.add_cases.clone();
+            added.push(dir.clone());
+            CorpusSource::Added { base: Box::new(self.corpus.base()), added }
+        })
+    }
+}
+
+/// Which cases: the corpus and the filters on it.
+#[derive(Args)]
+struct SelectArgs {
     #[command(flatten)]
     corpus: CorpusArgs,
     /// Only cases of this rule (repeatable).
@@ -115,6 +152,24 @@ struct RunArgs {
     /// Only cases whose id matches this glob; `*` also matches `/` (repeatable).
     #[arg(long = "case", value_name = "GLOB")]
     case_globs: Vec<String>,
+}
+
+impl SelectArgs {
+    fn selection(&self) -> Result<Selection> {
+        Ok(Selection::new(self.rule.clone(), self.clause.clone(), self.case_globs.clone())?)
+    }
+}
+
+#[derive(Args)]
+struct ListArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    select: SelectArgs,
     /// Write standing.json, standing.md, junit.xml, standing.html and badge-<rule>.json into DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -122,15 +177,32 @@ struct RunArgs {
     /// failures do not fail the run; a listed case that now passes, or a failure not listed, does.
     #[arg(long, value_name = "FILE")]
     expected_failures: Option<PathBuf>,
+    /// Write the cases that fail the run to FILE as an expected-failures file, each with a reason
+    /// to fill in (an existing FILE is replaced). Listed cases that pass later are stale entries
+    /// and fail the run.
+    #[arg(long, value_name = "FILE")]
+    write_expected_failures: Option<PathBuf>,
+    /// Print the whole exchange of the selected cases, each request and response uncut, and each
+    /// failing case's arguments, schema, expected and actual values in full (needs --case).
+    #[arg(long, requires = "case_globs")]
+    full: bool,
     #[command(flatten)]
     target: TargetArgs,
 }
 
 impl CorpusArgs {
-    fn source(&self) -> CorpusSource {
+    fn base(&self) -> CorpusSource {
         match &self.cases {
             Some(dir) => CorpusSource::Directory(dir.clone()),
             None => CorpusSource::Embedded,
+        }
+    }
+
+    fn source(&self) -> CorpusSource {
+        if self.add_cases.is_empty() {
+            self.base()
+        } else {
+            CorpusSource::Added { base: Box::new(self.base()), added: self.add_cases.clone() }
         }
     }
 }
@@ -138,21 +210,25 @@ impl CorpusArgs {
 impl RunArgs {
     fn config(&self) -> Result<RunConfig> {
         Ok(RunConfig {
-            corpus: self.corpus.source(),
-            selection: Selection::new(self.rule.clone(), self.clause.clone(), self.case_globs.clone())?,
+            corpus: self.select.corpus.source(),
+            selection: self.select.selection()?,
             report_dir: self.report.clone(),
             target: self.target.spec()?,
             jobs: self.target.spec()?.instances(self.target.jobs)?,
             limits: self.target.limits()?,
             validate_protocol: self.target.validate_protocol,
-            transcript: self.target.transcript,
+            transcript: self.target.transcript || self.full,
         })
     }
 }
 
 /// Parses the command line, runs the command and maps the result to an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let command = Cli::command().after_help(exit::help_text());
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     match cli.color {
         ColorWhen::Auto => anstream::ColorChoice::Auto,
         ColorWhen::Always => anstream::ColorChoice::Always,
@@ -160,9 +236,10 @@ pub fn main() -> ExitCode {
     }
     .write_global();
     let result = match &cli.command {
-        Command::Run(args) => args.config().and_then(|config| run(&config, args.expected_failures.as_deref())),
-        Command::Check(args) => check(&args.source()),
-        Command::List(args) => args.config().and_then(|config| list(&config)),
+        Command::Run(args) => args.config().and_then(|config| run(&config, args)),
+        Command::Check(args) => args.source().and_then(|source| check(&source)),
+        Command::List(args) => list(&args.select),
+        Command::Show(args) => show::show(args),
         Command::Serve(args) => serve(args),
         Command::Compare(args) => compare(args),
         Command::Table(args) => table(args),
@@ -182,9 +259,9 @@ fn load(config: &RunConfig) -> Result<Corpus> {
     Ok(corpus)
 }
 
-fn run(config: &RunConfig, expected_failures: Option<&Path>) -> Result<u8> {
+fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     let corpus = load(config)?;
-    let expected_failures = match expected_failures {
+    let expected_failures = match args.expected_failures.as_deref() {
         Some(path) => {
             let file = ExpectedFailures::load(path)?;
             file.check_against(&corpus)?;
@@ -198,17 +275,30 @@ fn run(config: &RunConfig, expected_failures: Option<&Path>) -> Result<u8> {
     let ran = jobs::run_with_progress(&corpus, config, &|outcome| progress.case_done(&outcome.id));
     progress.finish();
     let ran = ran?;
-    let mut out = std::io::stdout().lock();
-    for part in &ran.transcript {
-        let _ = std::io::Write::write_all(&mut out, transcript::render(&part.title, &part.exchanges).as_bytes());
+    if args.full {
+        for part in &ran.transcript {
+            outln!("--- {}", part.title);
+            show::print_exchanges(&part.exchanges);
+        }
+    } else {
+        let mut out = std::io::stdout().lock();
+        for part in &ran.transcript {
+            let _ = std::io::Write::write_all(&mut out, transcript::render(&part.title, &part.exchanges).as_bytes());
+        }
     }
-    drop(out);
     let run = ran.run;
     let mut report = Report::for_corpus(&corpus, &run);
     if let Some(file) = &expected_failures {
         report = report.triaged(file);
     }
     print_maybe_colored(|| terminal::render(&report), || terminal::render_colored(&report));
+    if args.full {
+        print_full(&corpus, &report);
+    }
+    if let Some(path) = &args.write_expected_failures {
+        let entries = expected::write(&report, path)?;
+        outln!("\n{entries} expected failures written to {} (reasons to fill in)", path.display());
+    }
     if let Some(dir) = &config.report_dir {
         report.write_dir(dir).with_context(|| format!("writing the report to {}", dir.display()))?;
         outln!("\nreport written to {}", dir.display());
@@ -238,10 +328,39 @@ fn print_maybe_colored(plain: impl FnOnce() -> String, colored: impl FnOnce() ->
     }
 }
 
+/// With `--full`: each failing case's arguments, schema, expected and actual values, uncut.
+fn print_full(corpus: &Corpus, report: &Report) {
+    for outcome in report.problems() {
+        let Some(case) = corpus.cases.iter().find(|c| c.id == outcome.id) else { continue };
+        outln!("\n=== {} in full", outcome.id);
+        for (what, value) in show::sent(case) {
+            outln!("{what}:\n{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+        }
+        match &outcome.status {
+            tool_conformance::Status::Fail(failure) => {
+                outln!("check: {} (first difference at {:?})", failure.check, failure.pointer);
+                outln!("expected:\n{}", serde_json::to_string_pretty(&failure.expected).unwrap_or_default());
+                outln!("actual:\n{}", serde_json::to_string_pretty(&failure.actual).unwrap_or_default());
+            }
+            tool_conformance::Status::Error { reason } => outln!("error: {reason}"),
+            _ => {}
+        }
+    }
+}
+
+/// A status or verdict as `standing.json` spells it (`does_not_conform`), in words.
+fn words(name: &str) -> String {
+    name.replace('_', " ")
+}
+
 fn compare(args: &CompareArgs) -> Result<u8> {
     let old = Snapshot::load(&args.old)?;
     let new = Snapshot::load(&args.new)?;
-    let comparison = regression::compare(&old, &new);
+    let mut comparison = regression::compare(&old, &new);
+    for change in comparison.regressions.iter_mut().chain(&mut comparison.progressions).chain(&mut comparison.changes) {
+        change.from = words(&change.from);
+        change.to = words(&change.to);
+    }
     print_maybe_colored(|| regression::render(&comparison, false), || regression::render(&comparison, true));
     Ok(if comparison.has_regression() { exit::NONCONFORMING } else { exit::CONFORMS })
 }
@@ -292,10 +411,12 @@ fn check(source: &CorpusSource) -> Result<u8> {
     }
 }
 
-fn list(config: &RunConfig) -> Result<u8> {
-    let corpus = load(config)?;
+fn list(args: &SelectArgs) -> Result<u8> {
+    let corpus = args.corpus.source().load()?;
+    let selection = args.selection()?;
+    selection.check_against(&corpus)?;
     let mut count = 0;
-    for case in corpus.cases.iter().filter(|c| config.selection.matches(c)) {
+    for case in corpus.cases.iter().filter(|c| selection.matches(c)) {
         count += 1;
         outln!("{}\t{}\t{}\t{}", case.id, case.level, case.clauses.join(","), case.summary);
     }

@@ -86,6 +86,9 @@ pub enum CorpusErrorKind {
     /// The file is not where case files go.
     #[error("case files live at cases/<RULE>/<topic>.yaml, beside their rule's cases/<RULE>/rule.yaml: {0}")]
     Placement(String),
+    /// An added file at a path the corpus it is added to already has.
+    #[error("{} is already in the corpus: an added file may not replace one (give it another name)", .0.display())]
+    AlreadyThere(PathBuf),
     /// Two cases have the same id.
     #[error("duplicate case id {id}; first defined at {first}")]
     DuplicateId {
@@ -151,6 +154,34 @@ impl fmt::Display for CorpusErrors {
 
 impl std::error::Error for CorpusErrors {}
 
+/// Every `.yaml`/`.yml` file under `root`, in file-name order, with its path relative to `root`.
+pub fn read_dir(root: &Path) -> Result<Vec<(PathBuf, String)>, CorpusErrors> {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                let path = error.path().unwrap_or(root).to_path_buf();
+                errors.push(error_at(path, Position::default(), CorpusErrorKind::Read(error.to_string())));
+                continue;
+            }
+        };
+        let path = entry.path();
+        if !entry.file_type().is_file() || !matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+            continue;
+        }
+        let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+        match std::fs::read_to_string(path) {
+            Ok(text) => files.push((relative, text)),
+            Err(error) => {
+                errors.push(error_at(relative, Position::default(), CorpusErrorKind::Read(error.to_string())))
+            }
+        }
+    }
+    if errors.is_empty() { Ok(files) } else { Err(CorpusErrors(errors)) }
+}
+
 struct Schemas {
     case: jsonschema::Validator,
     rule: jsonschema::Validator,
@@ -187,34 +218,30 @@ impl Corpus {
     /// # Ok::<(), tool_conformance::corpus::CorpusErrors>(())
     /// ```
     pub fn from_dir(root: &Path) -> Result<Corpus, CorpusErrors> {
-        let mut files = Vec::new();
-        let mut errors = Vec::new();
-        for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(error) => {
-                    let path = error.path().unwrap_or(root).to_path_buf();
-                    errors.push(error_at(path, Position::default(), CorpusErrorKind::Read(error.to_string())));
-                    continue;
-                }
-            };
-            let path = entry.path();
-            if !entry.file_type().is_file()
-                || !matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
-            {
-                continue;
-            }
-            let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-            match std::fs::read_to_string(path) {
-                Ok(text) => files.push((relative, text)),
-                Err(error) => {
-                    errors.push(error_at(relative, Position::default(), CorpusErrorKind::Read(error.to_string())))
-                }
-            }
-        }
+        Corpus::from_files(read_dir(root)?)
+    }
+
+    /// This corpus with the files of `dir` added, laid out as in a corpus (`<RULE>/<topic>.yaml`,
+    /// and a `<RULE>/rule.yaml` for a new rule): new case files for the rules already here, or
+    /// new rules with their cases. A file at a path this corpus already has is refused, so an
+    /// addition never silently replaces a case file.
+    ///
+    /// ```no_run
+    /// let corpus = tool_conformance::Corpus::embedded()?.with_added(std::path::Path::new("my-cases"))?;
+    /// # Ok::<(), tool_conformance::corpus::CorpusErrors>(())
+    /// ```
+    pub fn with_added(self, dir: &Path) -> Result<Corpus, CorpusErrors> {
+        let added = read_dir(dir)?;
+        let errors: Vec<CorpusError> = added
+            .iter()
+            .filter(|(path, _)| self.files.iter().any(|(have, _)| have == path))
+            .map(|(path, _)| error_at(dir.join(path), Position::default(), CorpusErrorKind::AlreadyThere(path.clone())))
+            .collect();
         if !errors.is_empty() {
             return Err(CorpusErrors(errors));
         }
+        let mut files = self.files;
+        files.extend(added);
         Corpus::from_files(files)
     }
 

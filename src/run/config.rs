@@ -14,6 +14,14 @@ pub enum CorpusSource {
     Embedded,
     /// A corpus directory (a working copy, or an extension).
     Directory(PathBuf),
+    /// A corpus (the embedded one, or a directory) with the case files of more directories added
+    /// ([`Corpus::with_added`]).
+    Added {
+        /// The corpus added to.
+        base: Box<CorpusSource>,
+        /// The directories whose files are added, in order.
+        added: Vec<PathBuf>,
+    },
 }
 
 impl CorpusSource {
@@ -22,6 +30,9 @@ impl CorpusSource {
         match self {
             CorpusSource::Embedded => Corpus::embedded(),
             CorpusSource::Directory(dir) => Corpus::from_dir(dir),
+            CorpusSource::Added { base, added } => {
+                added.iter().try_fold(base.load()?, |corpus, dir| corpus.with_added(dir))
+            }
         }
     }
 }

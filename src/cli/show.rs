@@ -1,0 +1,243 @@
+//! `show CASE_ID`: one case explained. It prints the case as its file has it, the sentence of the
+//! rule text behind each clause it cites (from `specs/clauses.json` and the texts in `specs/`,
+//! built into the binary; a rule without a text there shows its rule.yaml summary), what is sent
+//! (arguments, schema, tools), what is expected, the exact requests as they go over protocol v1
+//! with the built-in reference's answers, and why the case holds at its level.
+
+use super::CorpusArgs;
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use tool_conformance::case::{Check, Expect, Level};
+use tool_conformance::run::config::{RunConfig, Selection};
+use tool_conformance::run::jobs;
+use tool_conformance::target::transcript::{Exchange, Received};
+use tool_conformance::{Case, Corpus, exit};
+
+/// The clause map, and the rule texts it points into, as built into the binary.
+const CLAUSES: &str = include_str!("../../specs/clauses.json");
+const TEXTS: &[(&str, &str)] = &[
+    ("RT-TOOL-8.txt", include_str!("../../specs/RT-TOOL-8.txt")),
+    ("PLAT-162.txt", include_str!("../../specs/PLAT-162.txt")),
+];
+
+#[derive(Args)]
+pub(super) struct ShowArgs {
+    /// The case id, e.g. RT-TOOL-8/examples/doubly-escaped-title.
+    #[arg(value_name = "CASE_ID")]
+    id: String,
+    #[command(flatten)]
+    corpus: CorpusArgs,
+}
+
+/// Prints the case `args.id` names; an id the corpus does not have is bad usage.
+pub(super) fn show(args: &ShowArgs) -> Result<u8> {
+    let corpus = args.corpus.source().load()?;
+    let Some(case) = corpus.cases.iter().find(|c| c.id == args.id) else {
+        let near: Vec<&str> = corpus
+            .cases
+            .iter()
+            .map(|c| c.id.as_str())
+            .filter(|id| id.contains(args.id.as_str()) || args.id.contains(id.rsplit('/').next().unwrap_or(id)))
+            .take(5)
+            .collect();
+        let hint = if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) };
+        bail!("no case {} in the corpus{hint}; `tool-conformance list` lists them", args.id);
+    };
+    outln!("{}", case.id);
+    outln!("  {}", case.summary);
+    outln!(
+        "  level: {}    clauses: {}    defined at {}:{}",
+        case.level,
+        case.clauses.join(", "),
+        case.location.file.display(),
+        case.location.line
+    );
+    outln!("\nThe rule text:");
+    for clause in &case.clauses {
+        print_clause(&corpus, clause);
+    }
+    outln!("\nThe case as written ({}):", case.location.file.display());
+    for line in as_written(&corpus, case).lines() {
+        outln!("  {line}");
+    }
+    outln!("\nSent:");
+    for (what, value) in sent(case) {
+        outln!("  {what}:");
+        print_indented(&serde_json::to_string_pretty(&value).unwrap_or_default(), 4);
+    }
+    outln!("\nExpected:");
+    print_expected(case)?;
+    outln!("\nOn the wire, against the built-in reference (> sent, < received):");
+    print_wire(&corpus, case)?;
+    outln!("\nWhy:");
+    outln!("  {}", why(case));
+    Ok(exit::CONFORMS)
+}
+
+/// The sentences of the rule texts that carry `clause`, each with the file it is from.
+pub(super) fn clause_sentences(clause: &str) -> Option<(String, Vec<String>)> {
+    let map: tool_conformance::json::Value = tool_conformance::json::from_str(CLAUSES).ok()?;
+    let entry = map["clauses"].as_array()?.iter().find(|e| e["clause"].as_str() == Some(clause))?;
+    let file = entry["text"].as_str()?;
+    let (_, text) = TEXTS.iter().find(|(name, _)| *name == file)?;
+    let sentences = entry["passages"]
+        .as_array()?
+        .iter()
+        .filter_map(|p| p.as_str())
+        .filter_map(|passage| sentence_around(text, passage))
+        .collect::<Vec<_>>();
+    (!sentences.is_empty()).then(|| (format!("specs/{file}"), sentences))
+}
+
+/// The sentence of `text` that holds `passage`: from the sentence end before it (or the start of
+/// its line) to the sentence end after it (or the end of its line).
+fn sentence_around(text: &str, passage: &str) -> Option<String> {
+    let at = text.find(passage)?;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let start = text[line_start..at].rfind(". ").map_or(line_start, |i| line_start + i + 2);
+    let after = at + passage.len();
+    let line_end = text[after..].find('\n').map_or(text.len(), |i| after + i);
+    let end = if passage.ends_with('.') {
+        after
+    } else {
+        text[after..line_end].find(". ").map_or(line_end, |i| after + i + 1)
+    };
+    Some(text[start..end].trim().to_string())
+}
+
+fn print_clause(corpus: &Corpus, clause: &str) {
+    let summary = corpus.catalog.clause(clause).map(|(_, c)| c.summary.clone()).unwrap_or_default();
+    outln!("  {clause}: {summary}");
+    match clause_sentences(clause) {
+        Some((file, sentences)) => {
+            for sentence in sentences {
+                outln!("    \"{sentence}\"");
+            }
+            outln!("    ({file}; the clause ids are mapped onto the texts in specs/README.md)");
+        }
+        None => outln!("    (no rule text in specs/ for this clause: the summary above, from its rule.yaml, is all)"),
+    }
+}
+
+/// The case's entry in its file: from its `- name:` line to the next entry or the end of its group.
+fn as_written(corpus: &Corpus, case: &Case) -> String {
+    let Some((_, text)) = corpus.files.iter().find(|(path, _)| *path == case.location.file) else {
+        return String::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let first = case.location.line.saturating_sub(1);
+    let Some(head) = lines.get(first) else { return String::new() };
+    let indent = head.len() - head.trim_start().len();
+    let mut out = vec![head.trim_end()];
+    for line in lines.iter().skip(first + 1) {
+        let own = line.len() - line.trim_start().len();
+        if !line.trim().is_empty() && (own < indent || (own == indent && line.trim_start().starts_with('-'))) {
+            break;
+        }
+        out.push(line.trim_end());
+    }
+    while out.last().is_some_and(|l| l.trim().is_empty()) {
+        out.pop();
+    }
+    out.iter().map(|l| l.get(indent.min(l.len())..).unwrap_or(l)).collect::<Vec<_>>().join("\n")
+}
+
+/// What the case hands the implementation: the schema or tools, and the arguments.
+pub(super) fn sent(case: &Case) -> Vec<(String, tool_conformance::json::Value)> {
+    let tools = |tools: &[tool_conformance::Tool]| {
+        tools.iter().map(|t| (format!("tool {} (input schema)", t.name), t.input_schema.clone())).collect::<Vec<_>>()
+    };
+    match &case.check {
+        Check::Normalize { input_schema, arguments, .. } => {
+            vec![("input schema".into(), input_schema.clone()), ("arguments".into(), arguments.clone())]
+        }
+        Check::Invoke { tools: registered, tool, arguments, transports, .. } => {
+            let mut out = tools(registered);
+            let on: Vec<&str> = transports.iter().map(|t| t.as_str()).collect();
+            out.push((format!("arguments to {tool} (on {})", on.join(", ")), arguments.clone()));
+            out
+        }
+        Check::Describe { tools: registered, .. } => tools(registered),
+    }
+}
+
+fn print_expected(case: &Case) -> Result<()> {
+    fn one<T: serde::Serialize>(value: &T) -> Result<String> {
+        Ok(serde_json::to_string_pretty(value)?)
+    }
+    fn each<T: serde::Serialize>(expect: &Expect<T>, what: &str) -> Result<()> {
+        match expect {
+            Expect::One(value) => {
+                outln!("  {what}:");
+                print_indented(&one(value)?, 4);
+            }
+            Expect::Behaviours(behaviours) => {
+                outln!("  {what}, one of these behaviours (the rule leaves it open):");
+                for (name, value) in behaviours {
+                    outln!("    {name}:");
+                    print_indented(&one(value)?, 6);
+                }
+            }
+        }
+        Ok(())
+    }
+    match &case.check {
+        Check::Normalize { expect, .. } => each(expect, "the arguments that reach the tool"),
+        Check::Invoke { expect, .. } => each(expect, "the outcome of the call"),
+        Check::Describe { views, tool, .. } => {
+            let on: Vec<&str> = views.iter().map(|v| v.as_str()).collect();
+            outln!("  {}: each publishes the schema {tool} was registered with", on.join(", "));
+            Ok(())
+        }
+    }
+}
+
+/// Runs the case against the reference behind protocol v1 and prints every exchange uncut.
+fn print_wire(corpus: &Corpus, case: &Case) -> Result<()> {
+    let config = RunConfig {
+        selection: Selection::new(vec![], vec![], vec![case.id.clone()])?,
+        transcript: true,
+        ..RunConfig::default()
+    };
+    let ran = jobs::run(corpus, &config).context("running the case against the reference")?;
+    for part in ran.transcript.iter().filter(|p| p.title == case.id) {
+        print_exchanges(&part.exchanges);
+    }
+    if let Some(outcome) = ran.run.outcomes.iter().find(|o| o.id == case.id) {
+        outln!("  the reference: {}", outcome.status.kind().as_str().replace('_', " "));
+    }
+    Ok(())
+}
+
+/// Every exchange, each request and response whole, one per line.
+pub(super) fn print_exchanges(exchanges: &[Exchange]) {
+    for exchange in exchanges {
+        outln!("  > {}", exchange.sent);
+        match &exchange.received {
+            Received::Response(text) => outln!("  < {text}"),
+            Received::Nothing(why) => outln!("  ! {why}"),
+        }
+    }
+}
+
+fn why(case: &Case) -> String {
+    let note = case.note.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
+    match case.level {
+        Level::Required => format!(
+            "required: the expectation follows from the rule text quoted above alone; if the case fails, {} does not conform.{note}",
+            case.rule
+        ),
+        Level::Interpretation => format!(
+            "interpretation: the text leaves this open, and the case takes a reading (docs/interpretations.md); it is reported beside the required cases and never decides the verdict. The reading:{note}"
+        ),
+        Level::Informational => format!(
+            "informational: the rule leaves this open; the case records which of the behaviours above is seen, and is never a failure.{note}"
+        ),
+    }
+}
+
+fn print_indented(text: &str, by: usize) {
+    for line in text.lines() {
+        outln!("{:by$}{line}", "");
+    }
+}
