@@ -61,7 +61,7 @@ pub(super) fn show(args: &ShowArgs) -> Result<u8> {
         outln!("  {line}");
     }
     outln!("\nSent:");
-    for (what, value) in sent(case) {
+    for (what, value) in tool_conformance::report::terminal::sent(case) {
         outln!("  {what}:");
         print_indented(&serde_json::to_string_pretty(&value).unwrap_or_default(), 4);
     }
@@ -140,25 +140,6 @@ fn as_written(corpus: &Corpus, case: &Case) -> String {
         out.pop();
     }
     out.iter().map(|l| l.get(indent.min(l.len())..).unwrap_or(l)).collect::<Vec<_>>().join("\n")
-}
-
-/// What the case hands the implementation: the schema or tools, and the arguments.
-pub(super) fn sent(case: &Case) -> Vec<(String, tool_conformance::json::Value)> {
-    let tools = |tools: &[tool_conformance::Tool]| {
-        tools.iter().map(|t| (format!("tool {} (input schema)", t.name), t.input_schema.clone())).collect::<Vec<_>>()
-    };
-    match &case.check {
-        Check::Normalize { input_schema, arguments, .. } => {
-            vec![("input schema".into(), input_schema.clone()), ("arguments".into(), arguments.clone())]
-        }
-        Check::Invoke { tools: registered, tool, arguments, transports, .. } => {
-            let mut out = tools(registered);
-            let on: Vec<&str> = transports.iter().map(|t| t.as_str()).collect();
-            out.push((format!("arguments to {tool} (on {})", on.join(", ")), arguments.clone()));
-            out
-        }
-        Check::Describe { tools: registered, .. } => tools(registered),
-    }
 }
 
 fn print_expected(case: &Case) -> Result<()> {
