@@ -34,7 +34,8 @@ pub const TABLE: &[(u8, &str, &str)] = &[
         USAGE,
         "USAGE",
         "bad usage (an unknown option or case id, a bad value, a file that cannot be read) or a bad \
-         corpus (a malformed case file, an unknown clause); check: also a clause with no required case",
+         corpus (a malformed case file, an unknown clause); for check alone, also a clause with no \
+         required case (run judges the cases there are, and does not lint coverage)",
     ),
 ];
 

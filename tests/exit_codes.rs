@@ -1,0 +1,132 @@
+//! Exit codes are documented once, in `tool_conformance::exit::TABLE`: `--help` prints that
+//! table, the README's exit-code table says the same, and each code comes out of the binary in
+//! the situations the table names.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tool_conformance::exit::{self, CONFORMS, NONCONFORMING, USAGE};
+
+fn tool(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tool-conformance")).args(args).output().expect("run the binary")
+}
+
+fn code(args: &[&str]) -> u8 {
+    let output = tool(args);
+    let code = output.status.code().expect("exited with a code");
+    u8::try_from(code).expect("a code in 0..=255")
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A copy of cases/ in a fresh temporary directory.
+fn copy_corpus() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases = root().join("cases");
+    for entry in walkdir::WalkDir::new(&cases) {
+        let entry = entry.expect("walk");
+        let target = dir.path().join(entry.path().strip_prefix(&cases).expect("under cases"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+    dir
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).expect("read");
+    assert!(text.contains(from), "{} does not contain {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
+}
+
+/// A corpus whose worked example expects the wrong value, so the reference fails it.
+fn failing_corpus() -> tempfile::TempDir {
+    let corpus = copy_corpus();
+    edit(
+        &corpus.path().join("RT-TOOL-8/examples.yaml"),
+        "expected: { title: \"Ember & Oak\" }",
+        "expected: { title: \"Ember &amp; Oak\" }",
+    );
+    corpus
+}
+
+#[test]
+fn the_readme_table_is_the_exit_table() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let rows: Vec<&str> = readme.lines().filter(|l| l.starts_with("| ") && l.contains(" | `")).collect();
+    for (code, name, meaning) in exit::TABLE {
+        let row = format!("| {code} | `{name}` | {meaning} |");
+        assert!(rows.contains(&row.as_str()), "the README lacks the row\n{row}\nit has:\n{}", rows.join("\n"));
+    }
+    let documented =
+        rows.iter().filter(|r| r.split('|').nth(1).is_some_and(|c| c.trim().parse::<u8>().is_ok())).count();
+    assert_eq!(documented, exit::TABLE.len(), "the README documents other codes: {rows:#?}");
+}
+
+#[test]
+fn help_ends_with_the_exit_table() {
+    let output = tool(&["--help"]);
+    let help = String::from_utf8_lossy(&output.stdout);
+    assert!(help.contains(exit::help_text().trim_end()), "{help}");
+    for (code, name, _) in exit::TABLE {
+        assert!(help.contains(&format!("  {code} {name}: ")), "{help}");
+    }
+}
+
+#[test]
+fn conforms_is_zero_for_run_check_compare_and_a_listed_failure() {
+    assert_eq!(code(&["run"]), CONFORMS);
+    assert_eq!(code(&["check"]), CONFORMS);
+    let standing = root().join("reports/reference/standing.json");
+    let standing = standing.to_str().unwrap();
+    assert_eq!(code(&["compare", standing, standing]), CONFORMS);
+    let corpus = failing_corpus();
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let file = elsewhere.path().join("expected.yaml");
+    let cases = corpus.path().to_str().unwrap();
+    assert_eq!(code(&["run", "--cases", cases, "--write-expected-failures", file.to_str().unwrap()]), NONCONFORMING);
+    assert_eq!(code(&["run", "--cases", cases, "--expected-failures", file.to_str().unwrap()]), CONFORMS);
+}
+
+#[test]
+fn nonconforming_is_one_for_a_failure_a_stale_entry_a_regression_and_an_unexplained_table_row() {
+    let corpus = failing_corpus();
+    let cases = corpus.path().to_str().unwrap();
+    let reports = tempfile::tempdir().expect("temp dir");
+    let published = reports.path().join("broken");
+    assert_eq!(code(&["run", "--cases", cases, "--report", published.to_str().unwrap()]), NONCONFORMING);
+    let file = reports.path().join("expected.yaml");
+    assert_eq!(code(&["run", "--cases", cases, "--write-expected-failures", file.to_str().unwrap()]), NONCONFORMING);
+    // The built-in corpus passes the case the file lists: a stale entry.
+    assert_eq!(code(&["run", "--expected-failures", file.to_str().unwrap()]), NONCONFORMING);
+    let reference = root().join("reports/reference/standing.json");
+    let broken = published.join("standing.json");
+    assert_eq!(code(&["compare", reference.to_str().unwrap(), broken.to_str().unwrap()]), NONCONFORMING);
+    assert_eq!(code(&["table", reports.path().to_str().unwrap()]), NONCONFORMING);
+}
+
+#[test]
+fn usage_is_two_for_bad_usage_and_a_bad_corpus() {
+    assert_eq!(code(&["run", "--no-such-option"]), USAGE);
+    assert_eq!(code(&["list", "--report", "somewhere"]), USAGE);
+    assert_eq!(code(&["show", "RT-TOOL-8/no/such-case"]), USAGE);
+    assert_eq!(code(&["compare", "no-such-file.json", "no-such-file.json"]), USAGE);
+    let corpus = copy_corpus();
+    edit(&corpus.path().join("RT-TOOL-8/examples.yaml"), "level: required", "level: [required");
+    assert_eq!(code(&["run", "--cases", corpus.path().to_str().unwrap()]), USAGE);
+}
+
+#[test]
+fn a_clause_with_no_required_case_fails_check_with_two_and_leaves_run_to_its_cases() {
+    let corpus = copy_corpus();
+    let rule = corpus.path().join("RT-TOOL-8/rule.yaml");
+    let mut text = std::fs::read_to_string(&rule).expect("read");
+    text.push_str("  - id: RT-TOOL-8.6\n    summary: A clause no case cites.\n");
+    std::fs::write(&rule, text).expect("write");
+    let cases = corpus.path().to_str().unwrap();
+    assert_eq!(code(&["check", "--cases", cases]), USAGE);
+    assert_eq!(code(&["run", "--cases", cases]), CONFORMS);
+}
