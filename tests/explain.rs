@@ -107,6 +107,12 @@ fn a_failing_case_shows_what_was_sent_cut_and_full_shows_it_whole() {
     assert!(printed.contains("    arguments: {\"title\":\"a &amp;amp; b\"}\n"), "{printed}");
     let schema = printed.lines().find(|l| l.starts_with("    input schema: ")).expect("the schema is shown");
     assert!(schema.contains("bytes in all)") && schema.chars().count() < 400, "{schema}");
+    let report = tempfile::tempdir().expect("temp dir");
+    tool(&["run", "--add-cases", path, "--case", "RT-TOOL-8/wrong/*", "--report", report.path().to_str().unwrap()]);
+    let markdown = std::fs::read_to_string(report.path().join("standing.md")).expect("standing.md");
+    assert!(markdown.contains("Sent, input schema:\n\n```json\n{\n") && markdown.contains("\"p59\": {"), "{markdown}");
+    let html = std::fs::read_to_string(report.path().join("standing.html")).expect("standing.html");
+    assert!(html.contains("<dt>sent, input schema</dt>") && html.contains("p59"), "the page holds the whole schema");
     let output = tool(&["run", "--add-cases", path, "--case", "RT-TOOL-8/wrong/*", "--full"]);
     let printed = stdout(&output);
     assert_eq!(output.status.code(), Some(1), "{printed}");

@@ -91,6 +91,7 @@ fn fixed_report() -> Report {
         implementation,
         cases,
         expected_failures: None,
+        sent: Default::default(),
     }
 }
 

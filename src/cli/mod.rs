@@ -291,10 +291,7 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     if let Some(file) = &expected_failures {
         report = report.triaged(file);
     }
-    print_maybe_colored(
-        || terminal::render_with_sent(&report, &corpus, false),
-        || terminal::render_with_sent(&report, &corpus, true),
-    );
+    print_maybe_colored(|| terminal::render(&report), || terminal::render_colored(&report));
     if args.full {
         print_full(&corpus, &report);
     }
@@ -336,7 +333,7 @@ fn print_full(corpus: &Corpus, report: &Report) {
     for outcome in report.problems() {
         let Some(case) = corpus.cases.iter().find(|c| c.id == outcome.id) else { continue };
         outln!("\n=== {} in full", outcome.id);
-        for (what, value) in terminal::sent(case) {
+        for (what, value) in tool_conformance::report::sent(case) {
             outln!("{what}:\n{}", serde_json::to_string_pretty(&value).unwrap_or_default());
         }
         match &outcome.status {

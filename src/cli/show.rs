@@ -61,7 +61,7 @@ pub(super) fn show(args: &ShowArgs) -> Result<u8> {
         outln!("  {line}");
     }
     outln!("\nSent:");
-    for (what, value) in tool_conformance::report::terminal::sent(case) {
+    for (what, value) in tool_conformance::report::sent(case) {
         outln!("  {what}:");
         print_indented(&serde_json::to_string_pretty(&value).unwrap_or_default(), 4);
     }

@@ -253,6 +253,13 @@ fn case(out: &mut String, report: &Report, outcome: &Outcome) {
             }
         }
         Status::Error { reason } => row("reason", pre(reason)),
+        _ => {}
+    }
+    for (what, value) in report.sent.get(&outcome.id).into_iter().flatten() {
+        row(&format!("sent, {what}"), pre(&crate::json::diff::pretty(value)));
+    }
+    match &outcome.status {
+        Status::Pass | Status::Fail(_) | Status::Error { .. } => {}
         Status::Skip { reason } => row("skipped because", escape(reason)),
         Status::NotApplicable { reason } => row("not applicable", escape(reason)),
         Status::Observed(o) => {

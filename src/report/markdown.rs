@@ -87,6 +87,10 @@ pub fn render(report: &Report) -> String {
                 }
                 _ => {}
             }
+            for (what, value) in report.sent.get(&outcome.id).into_iter().flatten() {
+                let json = crate::json::diff::pretty(value) + "\n";
+                let _ = writeln!(out, "Sent, {}:\n\n{}", escape(what), fenced("json", &json));
+            }
         }
     }
     if let Some(triage) = &report.expected_failures {

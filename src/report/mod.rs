@@ -19,8 +19,10 @@ pub mod markdown;
 pub mod table;
 pub mod terminal;
 
+use crate::case::{Case, Check};
 use crate::corpus::Corpus;
 use crate::corpus::rules::Catalog;
+use crate::json::Value;
 use crate::run::Run;
 use crate::run::outcome::{Outcome, Status};
 use crate::standing::Standing;
@@ -28,6 +30,7 @@ use crate::standing::digest::CorpusDigest;
 use crate::standing::expectations::{ExpectedFailures, Triage};
 use crate::target::Implementation;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Everything a reporter shows.
@@ -44,6 +47,11 @@ pub struct Report {
     /// With an expected-failures file: the listed failures, stale entries and new failures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_failures: Option<Triage>,
+    /// For each failing or erroring case of a report made with [`Report::for_corpus`], what was
+    /// sent to the implementation ([`sent`]), by case id; the terminal shows it cut,
+    /// `standing.md` and `standing.html` whole.
+    #[serde(skip)]
+    pub sent: BTreeMap<String, Vec<(String, Value)>>,
 }
 
 /// The suite's name and version.
@@ -69,6 +77,7 @@ impl Report {
             implementation: run.implementation.clone(),
             cases: run.outcomes.clone(),
             expected_failures: None,
+            sent: BTreeMap::new(),
         }
     }
 
@@ -87,6 +96,13 @@ impl Report {
         let mut report = Report::new(&corpus.catalog, run);
         report.standing = Standing::of_run(corpus, &run.implementation, &run.outcomes);
         report.suite.corpus = Some(CorpusDigest::of_run(corpus, &run.outcomes));
+        let problems: Vec<&str> = report.problems().map(|o| o.id.as_str()).collect();
+        report.sent = corpus
+            .cases
+            .iter()
+            .filter(|c| problems.contains(&c.id.as_str()))
+            .map(|c| (c.id.clone(), sent(c)))
+            .collect();
         report
     }
 
@@ -182,4 +198,24 @@ pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> Stri
         }
     }
     text
+}
+
+/// What a case hands the implementation, labelled: the input schema or the registered tools'
+/// schemas, and the arguments.
+pub fn sent(case: &Case) -> Vec<(String, Value)> {
+    let tools = |tools: &[crate::case::tool::Tool]| {
+        tools.iter().map(|t| (format!("tool {} (input schema)", t.name), t.input_schema.clone())).collect::<Vec<_>>()
+    };
+    match &case.check {
+        Check::Normalize { input_schema, arguments, .. } => {
+            vec![("input schema".into(), input_schema.clone()), ("arguments".into(), arguments.clone())]
+        }
+        Check::Invoke { tools: registered, tool, arguments, transports, .. } => {
+            let mut out = tools(registered);
+            let on: Vec<&str> = transports.iter().map(|t| t.as_str()).collect();
+            out.push((format!("arguments to {tool} (on {})", on.join(", ")), arguments.clone()));
+            out
+        }
+        Check::Describe { tools: registered, .. } => tools(registered),
+    }
 }

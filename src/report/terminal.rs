@@ -9,9 +9,10 @@
 //! binary's choice (`--color`, `NO_COLOR`, whether stdout is a terminal). [`summary_line`] is
 //! the one line a run ends with: the counts, the verdict per rule and the time taken.
 //!
-//! Given the corpus that ran ([`render_with_sent`]), each failing or erroring case also shows
-//! what was sent: the arguments and the schema or tools, each cut at [`SENT_CHARS`] characters;
-//! `run --case ID --full` and `show CASE_ID` print them whole.
+//! A report made with [`Report::for_corpus`] also shows, for each failing or erroring case, what
+//! was sent ([`Report::sent`]): the arguments and the schema or tools, each cut at [`SENT_CHARS`]
+//! characters; `standing.md` and `standing.html` hold them whole, and `run --case ID --full` and
+//! `show CASE_ID` print them whole.
 //!
 //! Every string from an implementation or a case goes through [`crate::json::inert`], so its
 //! controls (ESC, BEL, CR), bidi controls and zero-width characters show escaped and the only
@@ -19,8 +20,7 @@
 //! (an implementation that did not start errors every case) are shown once, with their count.
 
 use super::{Report, cell};
-use crate::case::{Case, Check, Level};
-use crate::corpus::Corpus;
+use crate::case::Level;
 use crate::json::Value;
 use crate::json::inert::{multi_line, one_line};
 use crate::run::outcome::{Outcome, Status, StatusKind};
@@ -38,38 +38,12 @@ pub const SENT_CHARS: usize = 300;
 
 /// The report as plain terminal text.
 pub fn render(report: &Report) -> String {
-    write_report(report, None, Paint(false))
+    write_report(report, Paint(false))
 }
 
 /// The report as terminal text with ANSI colors.
 pub fn render_colored(report: &Report) -> String {
-    write_report(report, None, Paint(true))
-}
-
-/// [`render`] or, with `colored`, [`render_colored`], where each failing or erroring case of
-/// `corpus` also shows what was sent to the implementation ([`sent`]), within [`SENT_CHARS`].
-pub fn render_with_sent(report: &Report, corpus: &Corpus, colored: bool) -> String {
-    write_report(report, Some(corpus), Paint(colored))
-}
-
-/// What a case hands the implementation, labelled: the input schema or the registered tools'
-/// schemas, and the arguments.
-pub fn sent(case: &Case) -> Vec<(String, Value)> {
-    let tools = |tools: &[crate::Tool]| {
-        tools.iter().map(|t| (format!("tool {} (input schema)", t.name), t.input_schema.clone())).collect::<Vec<_>>()
-    };
-    match &case.check {
-        Check::Normalize { input_schema, arguments, .. } => {
-            vec![("input schema".into(), input_schema.clone()), ("arguments".into(), arguments.clone())]
-        }
-        Check::Invoke { tools: registered, tool, arguments, transports, .. } => {
-            let mut out = tools(registered);
-            let on: Vec<&str> = transports.iter().map(|t| t.as_str()).collect();
-            out.push((format!("arguments to {tool} (on {})", on.join(", ")), arguments.clone()));
-            out
-        }
-        Check::Describe { tools: registered, .. } => tools(registered),
-    }
+    write_report(report, Paint(true))
 }
 
 /// Whether to color, and the colors.
@@ -115,7 +89,7 @@ impl Paint {
     }
 }
 
-fn write_report(report: &Report, corpus: Option<&Corpus>, paint: Paint) -> String {
+fn write_report(report: &Report, paint: Paint) -> String {
     let mut out = String::new();
     let i = &report.implementation;
     let _ = writeln!(
@@ -141,7 +115,7 @@ fn write_report(report: &Report, corpus: Option<&Corpus>, paint: Paint) -> Strin
             }
         }
     }
-    write_problems(&mut out, report, corpus, paint);
+    write_problems(&mut out, report, paint);
     if let Some(triage) = &report.expected_failures {
         let _ = writeln!(
             out,
@@ -224,7 +198,7 @@ fn write_rule(out: &mut String, rule: &crate::standing::RuleStanding, paint: Pai
 
 /// Failures one by one, in corpus order; errors too, except that the cases that errored for the
 /// same reason (and the same expected-failure entry) are shown once, where the first of them is.
-fn write_problems(out: &mut String, report: &Report, corpus: Option<&Corpus>, paint: Paint) {
+fn write_problems(out: &mut String, report: &Report, paint: Paint) {
     let problems: Vec<&Outcome> = report.problems().collect();
     if problems.is_empty() {
         return;
@@ -237,8 +211,8 @@ fn write_problems(out: &mut String, report: &Report, corpus: Option<&Corpus>, pa
         match group.as_slice() {
             [outcome] => {
                 out.push_str(&write_failure(outcome, paint, expected(outcome)));
-                if let Some(case) = corpus.and_then(|c| c.cases.iter().find(|c| c.id == outcome.id)) {
-                    write_sent(out, case);
+                if let Some(sent) = report.sent.get(&outcome.id) {
+                    write_sent(out, &outcome.id, sent);
                 }
             }
             cases => out.push_str(&write_group(cases, paint, expected(cases[0]))),
@@ -333,9 +307,9 @@ fn write_failure(outcome: &Outcome, paint: Paint, expected: Option<&str>) -> Str
 }
 
 /// What was sent for `case`, each value as compact JSON cut at [`SENT_CHARS`].
-fn write_sent(out: &mut String, case: &Case) {
-    let _ = writeln!(out, "  sent (whole with `run --case {} --full`, or `show` it):", one_line(&case.id));
-    for (what, value) in sent(case) {
+fn write_sent(out: &mut String, id: &str, sent: &[(String, Value)]) {
+    let _ = writeln!(out, "  sent (whole with `run --case {} --full`, or `show` it):", one_line(id));
+    for (what, value) in sent {
         let text = crate::target::transcript::truncate(&value.to_string(), SENT_CHARS);
         let _ = writeln!(out, "    {}: {}", one_line(&what), one_line(&text));
     }
