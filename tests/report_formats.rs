@@ -248,7 +248,7 @@ fn compare_finds_regressions_and_progressions_and_exits_1_on_a_regression() {
     let worse = tool(&["compare", good, bad]);
     let printed = text(&worse);
     assert_eq!(worse.status.code(), Some(1), "{printed}");
-    assert!(printed.contains("regressions:\n  RT-TOOL-8 (verdict): conforms -> does_not_conform\n"), "{printed}");
+    assert!(printed.contains("regressions:\n  RT-TOOL-8 (verdict): conforms -> does not conform\n"), "{printed}");
     assert!(printed.contains("(required): pass -> fail\n"), "{printed}");
     assert!(printed.contains("(required): pass -> error\n"), "{printed}");
     assert!(

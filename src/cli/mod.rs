@@ -361,6 +361,9 @@ fn compare(args: &CompareArgs) -> Result<u8> {
         change.from = words(&change.from);
         change.to = words(&change.to);
     }
+    for case in comparison.new.iter_mut().chain(&mut comparison.gone) {
+        case.status = words(&case.status);
+    }
     print_maybe_colored(|| regression::render(&comparison, false), || regression::render(&comparison, true));
     Ok(if comparison.has_regression() { exit::NONCONFORMING } else { exit::CONFORMS })
 }
