@@ -182,8 +182,9 @@ struct RunArgs {
     /// and fail the run.
     #[arg(long, value_name = "FILE")]
     write_expected_failures: Option<PathBuf>,
-    /// Print the whole exchange of the selected cases, each request and response uncut, and each
-    /// failing case's arguments, schema, expected and actual values in full (needs --case).
+    /// Print the whole exchange of the selected cases, each request and response uncut up to
+    /// 64 KiB, and each failing case's arguments, schema, expected and actual values in full
+    /// (needs --case).
     #[arg(long, requires = "case_globs")]
     full: bool,
     #[command(flatten)]
