@@ -189,6 +189,13 @@ fn show_of_a_case_of_a_rule_with_no_text_in_specs_gives_its_rule_file_summary() 
          \x20         arguments: { name: \"Ada\" }\n          expected: { name: \"Ada\" }\n",
     )
     .expect("write");
+    let output = tool(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", everything(&output));
+    assert!(
+        stdout(&output).contains("  RT-TOOL-8.1 ") && stdout(&output).contains("  TOY-1.untouched "),
+        "checked beside the built-in rules: {}",
+        stdout(&output)
+    );
     let output = tool(&["show", "TOY-1/basics/plain-text", "--add-cases", dir.path().to_str().unwrap()]);
     let printed = stdout(&output);
     assert_eq!(output.status.code(), Some(0), "{}", everything(&output));

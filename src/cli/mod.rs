@@ -122,12 +122,15 @@ struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// A DIR holding a rule file is a whole corpus; one holding case files only is added.
+    /// A DIR holding the rule file of a built-in rule is a whole corpus (a working copy); one
+    /// holding case files only, or new rules with their cases, is added to the corpus.
     fn source(&self) -> Result<CorpusSource> {
         let Some(dir) = &self.dir else { return Ok(self.corpus.source()) };
-        let whole = tool_conformance::corpus::read_dir(dir)?
-            .iter()
-            .any(|(path, _)| tool_conformance::corpus::is_rule_file(path));
+        let built_in = Corpus::embedded()?;
+        let whole = tool_conformance::corpus::read_dir(dir)?.iter().any(|(path, _)| {
+            tool_conformance::corpus::is_rule_file(path)
+                && path.iter().next().and_then(|r| r.to_str()).is_some_and(|r| built_in.catalog.rule(r).is_some())
+        });
         Ok(if whole && self.corpus.cases.is_none() && self.corpus.add_cases.is_empty() {
             CorpusSource::Directory(dir.clone())
         } else {
