@@ -38,14 +38,15 @@ struct Ran {
 /// Parses a GITHUB_OUTPUT file of `name=value` lines.
 fn read_outputs(path: &Path) -> BTreeMap<String, String> {
     let text = fs::read_to_string(path).unwrap_or_default();
-    text.lines()
-        .filter_map(|line| line.split_once('='))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+    text.lines().filter_map(|line| line.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
 /// Evaluates the one kind of expression the action's steps use; anything else fails the test.
-fn evaluate(value: &str, inputs: &BTreeMap<String, String>, steps: &BTreeMap<String, BTreeMap<String, String>>) -> String {
+fn evaluate(
+    value: &str,
+    inputs: &BTreeMap<String, String>,
+    steps: &BTreeMap<String, BTreeMap<String, String>>,
+) -> String {
     let mut out = String::new();
     let mut rest = value;
     while let Some(start) = rest.find("${{") {
@@ -190,7 +191,11 @@ fn assert_outputs_match(ran: &Ran, verdicts: &BTreeMap<String, String>) {
     for (rule, verdict) in verdicts {
         let key = format!("verdict-{}", rule.to_lowercase());
         assert_eq!(ran.outputs.get(&key), Some(verdict), "output {key}\n{}", ran.log);
-        assert!(ran.summary.contains(&format!("## {rule}: {}", verdict.replace('_', " "))), "summary names {rule}: {verdict}\n{}", ran.summary);
+        assert!(
+            ran.summary.contains(&format!("## {rule}: {}", verdict.replace('_', " "))),
+            "summary names {rule}: {verdict}\n{}",
+            ran.summary
+        );
     }
     let all: serde_json::Value = tool_conformance::json::from_str(&ran.outputs["verdicts"]).expect("verdicts is JSON");
     assert_eq!(all.as_object().unwrap().len(), verdicts.len());
@@ -202,7 +207,11 @@ fn against_the_reference_it_passes_with_a_summary_and_outputs() {
     let release = release(false);
     let ran = run_action(&[], release.path(), None);
     assert_eq!(ran.code, 0, "{}", ran.log);
-    assert!(ran.log.contains(&format!("from tool-conformance-{VERSION}-{TARGET}.tar.gz")), "installed the release asset:\n{}", ran.log);
+    assert!(
+        ran.log.contains(&format!("from tool-conformance-{VERSION}-{TARGET}.tar.gz")),
+        "installed the release asset:\n{}",
+        ran.log
+    );
     assert!(!ran.log.contains("::error"), "{}", ran.log);
     assert_eq!(ran.outputs["exit-code"], "0");
     assert_outputs_match(&ran, &published_verdicts("reference"));
@@ -214,7 +223,8 @@ fn against_the_python_example_it_stands_as_published() {
     let adapter = root().join("examples/adapters/python/adapter.py");
     let stdio = format!("python3 {}", adapter.display());
     let baseline = root().join("reports/python/standing.json");
-    let ran = run_action(&[("stdio", &stdio), ("baseline", baseline.to_str().unwrap()), ("jobs", "2")], release.path(), None);
+    let ran =
+        run_action(&[("stdio", &stdio), ("baseline", baseline.to_str().unwrap()), ("jobs", "2")], release.path(), None);
     assert_eq!(ran.code, 0, "{}", ran.log);
     assert!(ran.summary.contains("Against the baseline"), "{}", ran.summary);
     assert_outputs_match(&ran, &published_verdicts("python"));
@@ -256,7 +266,10 @@ fn a_wrong_answer_fails_with_annotations_and_a_summary() {
             .unwrap_or_else(|| panic!("no annotation titled {id}:\n{}", ran.log));
         let message = line.split_once("::").unwrap().1.split_once("::").unwrap().1;
         assert!(message.contains(case["check"].as_str().unwrap()), "{line}");
-        assert!(message.contains(&format!("at {}", case["pointer"].as_str().unwrap())) || case["pointer"] == "", "{line}");
+        assert!(
+            message.contains(&format!("at {}", case["pointer"].as_str().unwrap())) || case["pointer"] == "",
+            "{line}"
+        );
         assert!(message.contains(&format!("got {}", serde_json::to_string(&case["actual"]).unwrap())), "{line}");
     }
 }
