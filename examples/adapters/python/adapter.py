@@ -1,20 +1,30 @@
 #!/usr/bin/env python3
-"""A tool-conformance adapter in plain Python 3: protocol v1 over stdio or HTTP (protocol.py), in
-front of a small tool runtime that implements RT-TOOL-8 and PLAT-162 (rules.py).
+"""A tool-conformance adapter in plain Python 3: protocol v1 over stdio or HTTP (the Python kit,
+adapters/python/, package tool-conformance-adapter), in front of a small tool runtime that
+implements RT-TOOL-8 and PLAT-162 (rules.py).
 
     python3 adapter.py                      # protocol v1 on stdin and stdout (the default)
     python3 adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL it serves
 
-To put your own runtime behind the protocol, keep protocol.py and replace Runtime with calls into
-your runtime: register your tools with a recording handler, call them the way each transport
+The kit is used installed (`pip install ./adapters/python`) or, when it is not, from this
+repository's adapters/python/. To put your own runtime behind the protocol, keep the kit and
+replace Runtime with calls into your runtime: register your tools with a recording handler, call them the way each transport
 would, and report what the handler saw. See docs/protocol.md for every message.
 """
 
-import protocol
-import rules
-from exact_json import dumps, loads
+import os
+import sys
 
-IMPLEMENTATION = protocol.Implementation(
+try:
+    import tool_conformance_adapter as kit
+except ImportError:  # not installed: the kit in this repository
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "adapters", "python"))
+    import tool_conformance_adapter as kit
+
+import rules  # noqa: E402 (after the kit is found)
+from tool_conformance_adapter import dumps, loads  # noqa: E402
+
+IMPLEMENTATION = kit.Implementation(
     name="python-example-adapter",
     version="1.0.0",
     language="python",
@@ -34,13 +44,13 @@ class Runtime:
         executors = {}
         for tool in tools:
             if tool["name"] in executors:
-                raise protocol.Unsupported(f"tool {tool['name']} is registered twice")
+                raise kit.Unsupported(f"tool {tool['name']} is registered twice")
             executors[tool["name"]] = rules.Executor(tool)
         self.executors = executors
 
     def executor(self, name):
         if name not in self.executors:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
+            raise kit.Failure(f"no tool named {name!r} is registered")
         return self.executors[name]
 
     def describe(self, tool, view):
@@ -50,7 +60,7 @@ class Runtime:
     def normalize(self, input_schema, arguments):
         return rules.normalize(input_schema, arguments)
 
-    def call(self, transport, tool, arguments, handler):
+    def invoke(self, transport, tool, arguments, handler):
         """One call as it arrives on `transport`; returns None (executed) or the error object."""
         if transport == "direct":
             return self.executor(tool).execute(arguments, handler)
@@ -61,8 +71,8 @@ class Runtime:
         if transport == "http":
             path, body = "/tools/" + tool, dumps(arguments)
             return self.executor(path[len("/tools/"):]).execute(loads(body), handler)
-        raise protocol.Unsupported(f"no transport {transport!r}")
+        raise kit.Unsupported(f"no transport {transport!r}")
 
 
 if __name__ == "__main__":
-    protocol.main(IMPLEMENTATION, Runtime, description=__doc__.splitlines()[0])
+    kit.main(IMPLEMENTATION, Runtime, description=__doc__.splitlines()[0])

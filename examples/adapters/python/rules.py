@@ -3,7 +3,7 @@
 This module knows nothing of the conformance protocol; adapter.py puts it behind protocol v1.
 
 JSON values are Python values as json.loads gives them, except that every number is a
-decimal.Decimal (see `loads`), so big integers and long decimals keep their exact value, and a
+decimal.Decimal (the kit's `loads`), so big integers and long decimals keep their exact value, and a
 number is never confused with a boolean.
 
 RT-TOOL-8, `normalize(schema, arguments)`:
@@ -28,7 +28,7 @@ import json
 import re
 from decimal import Decimal
 
-from exact_json import loads
+from tool_conformance_adapter import loads
 
 
 def json_type(value):

@@ -1,25 +1,27 @@
-"""Protocol v1 in plain Python 3 (standard library only): the half of an adapter that does not
-depend on the runtime under test.
+"""Protocol v1 of the tool-conformance harness, for runtimes written in Python (standard library
+only): line framing on stdio, HTTP serving, `seq`, error answers, lone surrogates and exact numbers.
 
-An adapter supplies a runtime object and a description of itself, and calls `main`:
+An adapter supplies a description of itself and a factory of runtime objects, and calls `main`:
 
-    protocol.main(Implementation(name=..., version=..., language="python",
-                                 rules=["RT-TOOL-8", "PLAT-162"], transports=["direct"]),
-                  new_runtime=MyRuntime)
+    from tool_conformance_adapter import Implementation, main
+    main(Implementation(name=..., version=..., language="python", rules=["RT-TOOL-8", "PLAT-162"],
+                        transports=["direct", "structured", "http"], homepage=""),
+         new_runtime=MyRuntime)   # stdio by default; `--http HOST:PORT` serves HTTP and prints the URL
 
-The runtime has four methods (see docs/protocol.md for the messages they answer):
+The runtime (made fresh by `new_runtime()` at every `start`) has four methods:
 
-- `register(tools)`: replaces the registry with these tools (`{name, description?, input_schema}`).
+- `register(tools)`: replace the registry with these tools (`{name, description?, input_schema}`).
 - `describe(tool, view)`: the input schema the view (`get_api_spec` or `direct`) publishes.
-- `call(transport, tool, arguments, handler)`: the call as it arrives on that transport; `handler`
-  is the recording handler to give the tool. Returns None when the handler ran, or the error
-  object the caller got.
-- `normalize(input_schema, arguments)`: the arguments that would reach a tool with that schema;
-  raises `Rejected(error)` when the runtime refuses them before any tool could run.
+- `invoke(transport, tool, arguments, handler)`: make the call as it arrives on that transport,
+  giving the tool the recording `handler`; return None when the handler ran, or the error object
+  the caller got.
+- `normalize(input_schema, arguments)`: the arguments that reach a tool with that schema; raise
+  `Rejected(error)` when the runtime refuses them before any tool could run.
 
 Any method raises `Unsupported(why)` for what the runtime does not have (the case is skipped) and
-`Failure(why)` for what it could not carry out (the case is an error). Values are those of
-`exact_json.loads`: numbers are decimal.Decimal.
+`Failure(why)` for what it could not carry out (the case is an error); any other exception is
+answered as an error naming it. Values are those of `loads`: numbers are decimal.Decimal carrying
+their exact literal (`to_int`, `to_float`, `to_plain` and `from_plain` convert for a framework).
 """
 
 import argparse
@@ -30,7 +32,7 @@ import sys
 import threading
 from dataclasses import dataclass
 
-from exact_json import dumps, loads
+from .exact_json import dumps, from_plain, loads, to_float, to_int, to_plain
 
 MAX_BODY = 4 * 1024 * 1024
 
@@ -103,7 +105,12 @@ class Session:
                 answer = {"error": str(why)}
             except Exception as crash:  # the adapter's own bug: report it, keep serving
                 answer = {"error": f"the adapter failed: {type(crash).__name__}: {crash}"}
-        return dict({"seq": seq}, **answer), request.get("cmd") == "stop"
+        response = dict({"seq": seq}, **answer)
+        try:
+            dumps(response)
+        except (TypeError, ValueError) as why:
+            response = {"seq": seq, "error": f"the adapter could not write its answer as JSON: {type(why).__name__}: {why}"}
+        return response, request.get("cmd") == "stop"
 
     def current(self):
         if self.runtime is None:
@@ -141,8 +148,8 @@ class Session:
             if transport not in self.implementation.transports:
                 raise Unsupported(f"no transport {transport!r}")
             received = []
-            error = self.current().call(transport, field(request, "tool", str), field(request, "arguments"),
-                                        received.append)
+            error = self.current().invoke(transport, field(request, "tool", str), field(request, "arguments"),
+                                         received.append)
             if error is None:
                 if not received:
                     raise Failure("the call was not rejected, but the handler did not run")
@@ -238,13 +245,19 @@ def serve_http(session, address):
         pass
 
 
-def main(implementation, new_runtime, description="A protocol v1 adapter."):
+def main(implementation, new_runtime, description="A protocol v1 adapter.", argv=None):
     """Parses the command line (`--http [HOST:]PORT`, or stdio by default) and serves."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve over HTTP (default host 127.0.0.1) instead of stdio")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     session = Session(implementation, new_runtime)
     if args.http:
         serve_http(session, args.http)
     else:
         serve_stdio(session)
+
+
+__all__ = [
+    "Implementation", "Unsupported", "Failure", "Rejected", "Session", "main", "serve_stdio", "serve_http",
+    "loads", "dumps", "to_int", "to_float", "to_plain", "from_plain",
+]

@@ -1,0 +1,94 @@
+// Types of tool-conformance-adapter: protocol v1 of the tool-conformance harness.
+
+/** A JSON value as the kit hands it over (numbers as JS numbers). */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A tool as `register` carries it. */
+export interface Tool {
+    name: string;
+    description?: string;
+    input_schema: Json;
+}
+
+/** The error object a caller got; at least a string `message`. */
+export interface ErrorObject {
+    message: string;
+    [key: string]: Json | undefined;
+}
+
+export type Transport = 'direct' | 'structured' | 'http';
+export type View = 'get_api_spec' | 'direct';
+type MaybePromise<T> = T | Promise<T>;
+
+/** What `start` answers. */
+export interface Implementation {
+    name: string;
+    version: string;
+    language?: string;
+    homepage?: string;
+    rules: string[];
+    transports: Transport[];
+}
+
+/** The runtime under test, made fresh by `runtime()` at every `start`. */
+export interface Runtime {
+    /** Replaces the registry with these tools. */
+    register(tools: Tool[]): MaybePromise<void>;
+    /** The input schema the view publishes. */
+    describe(tool: string, view: View): MaybePromise<Json>;
+    /** Makes the call as it arrives on the transport; null when the handler ran, else the error the caller got. */
+    invoke(transport: Transport, tool: string, args: Json, handler: (received: unknown) => void): MaybePromise<ErrorObject | Json | null | undefined>;
+    /** The arguments that reach a tool with this schema; throw Rejected when refused before any tool ran. */
+    normalize(schema: Json, args: Json): MaybePromise<unknown>;
+    /** Called when the session ends. */
+    close?(): MaybePromise<void>;
+}
+
+export interface ServeOptions {
+    implementation: Implementation;
+    runtime: () => Runtime;
+    /** Defaults to process.argv.slice(2): `--http [HOST:]PORT` serves HTTP, else stdio. */
+    argv?: string[];
+}
+
+/** Serves protocol v1 (stdio, or HTTP with `--http [HOST:]PORT`). */
+export function serve(options: ServeOptions): Promise<unknown>;
+
+/** Answered `unsupported`: the case is skipped. */
+export class Unsupported extends Error {
+    constructor(why: string);
+}
+/** Answered `error`: the case is an error. */
+export class Failure extends Error {
+    constructor(why: string);
+}
+/** Thrown by normalize: answered `rejected` with this error. */
+export class Rejected extends Error {
+    constructor(error: ErrorObject | string);
+    error: ErrorObject;
+}
+
+/** Doubles and the literals they were parsed from. */
+export class Literals {
+    add(value: number, literal: string): void;
+    get(value: number): string | undefined;
+}
+/** JSON text written verbatim by `stringify`. */
+export class RawJson {
+    constructor(text: string);
+    text: string;
+}
+/** Strict JSON parse that records each number's literal. */
+export function parse(text: string, literals?: Literals): { value: Json; literals: Literals };
+/** JSON text, numbers equal to a recorded literal's double written with that literal. */
+export function stringify(value: unknown, literals?: Literals): string;
+
+/** One protocol session. */
+export class Session {
+    constructor(options: { implementation: Implementation; runtime: () => Runtime });
+    /** The response text to a request text, and whether it was stop. */
+    handleText(text: string): Promise<[string, boolean]>;
+}
+export const MAX_BODY: number;
+export function serveStdio(session: Session, options?: { input?: NodeJS.ReadableStream; output?: (text: string) => Promise<void> }): Promise<void>;
+export function serveHttp(session: Session, address: string): Promise<import('node:http').Server>;
