@@ -38,10 +38,9 @@ fn differences<'a>(inputs: impl IntoIterator<Item = &'a str>) -> (usize, Vec<Str
     for input in inputs {
         count += 1;
         let (new, old) = (entities::decode(input), by_whole_passes(input));
-        if new != old || matches!(new, Cow::Borrowed(_)) != matches!(old, Cow::Borrowed(_)) {
-            if named.len() < 10 {
-                named.push(format!("{input:?}: {new:?} (borrowed {}) vs {old:?}", matches!(new, Cow::Borrowed(_))));
-            }
+        let differs = new != old || matches!(new, Cow::Borrowed(_)) != matches!(old, Cow::Borrowed(_));
+        if differs && named.len() < 10 {
+            named.push(format!("{input:?}: {new:?} (borrowed {}) vs {old:?}", matches!(new, Cow::Borrowed(_))));
         }
     }
     (count, named)
