@@ -7,11 +7,11 @@
 #                                                   # difference from what reports/<name>/ publishes
 #   examples/adapters/run-frameworks.sh mcp-python  # only the named adapters (any mode)
 #
-# The adapters: python (the example adapter, standard library only), mcp-python (PyPI `mcp`),
-# fastmcp (PyPI `fastmcp`) and mcp-typescript (npm `@modelcontextprotocol/server`). Each Python
-# adapter gets a venv in its folder (.venv/, from its requirements.txt) and the TypeScript one a
-# node_modules/ (npm ci, from its package-lock.json); an environment already installed from the
-# same pins is reused.
+# The adapters are the folders examples/adapters/<name>/ that hold an `adapter.conf`: bash
+# `key=value` lines, `install=venv` (python3 -m venv .venv; pip install -r requirements.txt, run
+# from the repository root), `install=npm` (npm ci from package-lock.json) or `install=none`, and
+# `command='...'`, the --stdio command line run from the repository root, where {dir} stands for
+# the adapter folder. An environment already installed from the same pins is reused.
 #
 # Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
 # what lies behind a failure: a failure no entry covers, or an entry that no longer fails, makes
@@ -26,13 +26,31 @@ names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
 done
-all=(python mcp-python fastmcp mcp-typescript)
+# Every folder with an adapter.conf, in name order.
+all=()
+for conf in examples/adapters/*/adapter.conf; do
+  [ -f "$conf" ] || continue
+  all+=("$(basename "$(dirname "$conf")")")
+done
 [ ${#names[@]} -gt 0 ] || names=("${all[@]}")
+for name in "${names[@]}"; do
+  if [ ! -f "examples/adapters/$name/adapter.conf" ]; then
+    echo "no adapter named $name: examples/adapters/$name/adapter.conf does not exist (known: ${all[*]})" >&2
+    exit 2
+  fi
+done
+
+# conf NAME KEY: the value of KEY in the adapter's adapter.conf (empty when unset).
+conf() {
+  local file="examples/adapters/$1/adapter.conf"
+  [ -f "$file" ] || return 1
+  (install='' command=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
+}
 
 # The harness: $TOOL_CONFORMANCE if set, else this checkout's debug build (which `cargo test`
 # has already made).
@@ -46,10 +64,11 @@ trap 'rm -rf "$scratch"' EXIT
 
 # install NAME LOG: makes the adapter's environment; non-zero when it could not.
 install() {
-  local dir="examples/adapters/$1" log="$2"
-  case "$1" in
-    python) python3 --version >"$log" 2>&1 ;;
-    mcp-python|fastmcp)
+  local dir="examples/adapters/$1" log="$2" kind
+  kind="$(conf "$1" install)" || { echo "$dir/adapter.conf cannot be read" >"$log"; return 1; }
+  case "$kind" in
+    none) : >"$log" ;;
+    venv)
       if [ -x "$dir/.venv/bin/python" ] && cmp -s "$dir/requirements.txt" "$dir/.venv/installed-requirements.txt"; then
         return 0
       fi
@@ -58,25 +77,22 @@ install() {
         && "$dir/.venv/bin/pip" install --disable-pip-version-check --no-input -q -r "$dir/requirements.txt" >>"$log" 2>&1 \
         && cp "$dir/requirements.txt" "$dir/.venv/installed-requirements.txt"
       ;;
-    mcp-typescript)
+    npm)
       if [ -d "$dir/node_modules" ] && cmp -s "$dir/package-lock.json" "$dir/node_modules/.installed-package-lock.json"; then
         return 0
       fi
       (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1 \
         && cp "$dir/package-lock.json" "$dir/node_modules/.installed-package-lock.json"
       ;;
-    *) echo "no adapter named $1 (known: ${all[*]})" >"$log"; return 1 ;;
+    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, none" >"$log"; return 1 ;;
   esac
 }
 
-# command NAME: the --stdio command line that starts the adapter.
+# command_of NAME: the --stdio command line that starts the adapter ({dir} replaced).
 command_of() {
-  local dir="examples/adapters/$1"
-  case "$1" in
-    python) echo "python3 $dir/adapter.py" ;;
-    mcp-python|fastmcp) echo "$dir/.venv/bin/python $dir/adapter.py" ;;
-    mcp-typescript) echo "node $dir/adapter.mjs" ;;
-  esac
+  local line
+  line="$(conf "$1" command)" || return 1
+  printf '%s' "${line//\{dir\}/examples/adapters/$1}"
 }
 
 summary=()
@@ -105,6 +121,9 @@ for name in "${names[@]}"; do
   out="$published"
   $check && out="$scratch/$name"
   mkdir -p "$out"
+  # What was published before this run, to say whether anything changed (in either mode).
+  previous="$scratch/$name-previous.json"
+  [ -f "$published/standing.json" ] && cp "$published/standing.json" "$previous"
   args=(run --stdio "$(command_of "$name")" --start-timeout 60s --color never --report "$out")
   [ -f "$published/expected-failures.yaml" ] && args+=(--expected-failures "$published/expected-failures.yaml")
   "$TOOL_CONFORMANCE" "${args[@]}" >"$scratch/$name-run.txt" 2>&1
@@ -116,20 +135,28 @@ for name in "${names[@]}"; do
     verdict="FAILED (exit $code): a failure with no expected-failures entry, a stale entry, or a broken run"
     tail -n 30 "$scratch/$name-run.txt" | sed 's/^/  /'
     failed=true
-  elif $check && [ -f "$published/standing.json" ]; then
-    if ! "$TOOL_CONFORMANCE" compare --color never "$published/standing.json" "$out/standing.json" >"$scratch/$name-compare.txt" 2>&1; then
-      verdict="FAILED: regressed against $published/standing.json"
-      sed 's/^/  /' "$scratch/$name-compare.txt"
+  elif [ ! -f "$previous" ]; then
+    if $check; then
+      verdict="FAILED: nothing is published in $published/ (run $0 $name)"
       failed=true
-    elif ! cmp -s "$published/standing.json" "$out/standing.json"; then
-      verdict="as published, but standing.json differs in detail: regenerate with $0 $name"
-      sed 's/^/  /' "$scratch/$name-compare.txt"
+    else
+      verdict="published for the first time"
     fi
-  elif $check; then
-    verdict="FAILED: nothing is published in $published/ (run $0 $name)"
-    failed=true
+  elif ! "$TOOL_CONFORMANCE" compare --color never "$previous" "$out/standing.json" >"$scratch/$name-compare.txt" 2>&1; then
+    verdict="REGRESSED against the published standing.json"
+    sed 's/^/  /' "$scratch/$name-compare.txt"
+    $check && verdict="FAILED: $verdict" && failed=true
+  elif ! cmp -s "$previous" "$out/standing.json"; then
+    verdict="CHANGED: no regression, but standing.json differs from the published one"
+    sed 's/^/  /' "$scratch/$name-compare.txt"
+    diff <(tr ',' '\n' <"$previous") <(tr ',' '\n' <"$out/standing.json") | head -n 20 | sed 's/^/  /'
+    if $check; then
+      verdict="FAILED: $verdict (regenerate with $0 $name)"
+      failed=true
+    fi
   fi
   summary+=("$(printf '%-8s %s: %s' "$([ "$verdict" = "as published" ] && echo ok || echo '--')" "$name" "$verdict")")
+  [ "$verdict" = "as published" ] || $check || echo "  $verdict"
 done
 
 if ! $check; then
