@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A tool-conformance adapter for FastMCP (PyPI `fastmcp`), as it is: protocol v1 (protocol.py)
-in front of a FastMCP server whose tools are ordinary decorated Python functions.
+"""A tool-conformance adapter for FastMCP (PyPI `fastmcp`), as it is: protocol v1 (the
+Python adapter kit, adapters/python) in front of a FastMCP server whose tools are ordinary
+decorated Python functions.
 
     .venv/bin/python adapter.py                      # protocol v1 on stdin and stdout
     .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP
@@ -26,13 +27,13 @@ import warnings
 from importlib import metadata
 from pathlib import Path
 
-sys.dont_write_bytecode = True  # leave no __pycache__ in ../python (shared) or here
+sys.dont_write_bytecode = True  # leave no __pycache__ in the kit or here
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "python"))  # protocol.py and exact_json.py, shared
+sys.path.insert(0, str(HERE.parents[2] / "adapters" / "python"))  # the Python adapter kit
 sys.path.insert(0, str(HERE))
 
-import exact_json  # noqa: E402
-import protocol  # noqa: E402
+import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter import exact_json  # noqa: E402
 from schema_to_function import build_function  # noqa: E402
 
 # Imported before the first request (it takes a few seconds), not inside the first register.
@@ -390,7 +391,7 @@ class Runtime:
                 raise protocol.Failure(f"the client's tools/list has no tool {tool!r}")
         return from_framework(self.loop.run(held()))
 
-    def call(self, transport, tool, arguments, handler):
+    def invoke(self, transport, tool, arguments, handler):
         registry = self.current()
         registry.check(tool)
         # Not only objects: FastMCP's own checks decide what a null, a list or a string becomes.

@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import ConfigDict, Field, with_config
 from typing_extensions import NotRequired, Required, TypedDict
 
-import protocol
+import tool_conformance_adapter as protocol
 
 
 class _Absent:

@@ -37,11 +37,12 @@ import threading
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The protocol half (protocol.py, exact_json.py) is the Python example adapter's, shared as it is.
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
+# The protocol half is the Python adapter kit of this repository (adapters/python), always the
+# one beside this file, so that the standing is measured with the kit it ships with.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
-import protocol  # noqa: E402
-from exact_json import dumps  # noqa: E402
+import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter import dumps  # noqa: E402
 
 try:
     import pydantic  # noqa: E402
@@ -567,7 +568,7 @@ class Runtime:
             raise protocol.Failure(f"the tool received a value JSON cannot carry: {entry.unreadable}")
         return list(entry.calls), error
 
-    def call(self, transport, tool, arguments, handler):
+    def invoke(self, transport, tool, arguments, handler):
         registry = self.current()
         calls, error = self.run_call(registry, transport, tool, arguments)
         for received in calls:
