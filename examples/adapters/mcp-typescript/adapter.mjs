@@ -183,7 +183,8 @@ class Pair {
 
     /**
      * One tools/call request on a transport (structured: the in-memory pair; http: Streamable
-     * HTTP on loopback). `argumentsText` is the exact JSON text of the arguments; it goes through
+     * HTTP on loopback). `argumentsText` is JSON text of the arguments that JSON.parse reads into
+     * the same values as the text the harness sent (see argumentsText below); it goes through
      * the framework's own wire decoder (deserializeMessage, what its stdio transport does to every
      * line) inside a tools/call message, so any change to numbers is the framework's, not this
      * adapter's. `onCall`, when given, is handed the JSON text of each call the handler gets,
