@@ -1,34 +1,35 @@
 #!/usr/bin/env node
-// A tool-conformance adapter (protocol v1, stdio) for the MCP TypeScript server,
+// A tool-conformance adapter (protocol v1) for the MCP TypeScript server,
 // @modelcontextprotocol/server v2, used as it is: tools are registered with
 // McpServer.registerTool and a raw JSON Schema wrapped by the package's own fromJsonSchema
 // (Ajv underneath), and called with tools/call through the package's InMemoryTransport pair and
 // the matching @modelcontextprotocol/client Client. Nothing here validates, repairs or rewrites
 // arguments: what the handler receives, and the error text the caller gets, are the framework's.
+// The protocol itself (framing, seq, error answers, HTTP serving) is the Node adapter kit's,
+// tool-conformance-adapter (adapters/node); this file is the framework half only.
 //
-//     node adapter.mjs        # protocol v1 on stdin and stdout; logs on stderr
+//     node adapter.mjs                      # protocol v1 on stdin and stdout; logs on stderr
+//     node adapter.mjs --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
 //
 // See README.md beside this file for the mapping and the findings.
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 import { McpServer, InMemoryTransport, fromJsonSchema, deserializeMessage } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+import { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify } from 'tool-conformance-adapter';
 
-// stdout carries protocol lines only: anything the framework (or we) log goes to stderr.
-for (const level of ['log', 'info', 'debug', 'warn', 'trace']) console[level] = (...args) => console.error(...args);
 const log = (...args) => console.error('[mcp-typescript adapter]', ...args);
 
 const PACKAGE = '@modelcontextprotocol/server';
 // structured: tools/call through the in-memory client/server pair; http: tools/call through the
-// framework's Streamable HTTP transport on loopback. No direct: see README.md.
+// framework's Streamable HTTP transport on loopback. No direct: see README.md. The kit answers an
+// invoke on any other transport `unsupported` without reaching the runtime.
 const TRANSPORTS = ['structured', 'http'];
 
 /** The installed version of the server package, read from its package.json at run time. */
@@ -45,16 +46,6 @@ function installedVersion() {
         dir = dirname(dir);
     }
     return 'unknown';
-}
-
-class Unsupported extends Error {}
-class Failure extends Error {}
-
-/** A JSON value the response carries as exact text (the digits the framework produced). */
-class Raw {
-    constructor(text) {
-        this.text = text;
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -115,7 +106,7 @@ class Pair {
 
     /** Registers one tool the way a server author would: registerTool + fromJsonSchema. */
     addTool(name, description, inputSchema) {
-        const record = { name, description, schema: inputSchema, calls: [], registered: undefined };
+        const record = { name, description, schema: inputSchema, calls: [], onCall: null, registered: undefined };
         record.registered = this.registerOn(this.server, record);
         this.tools.set(name, record);
         return record;
@@ -133,7 +124,9 @@ class Pair {
         try {
             return server.registerTool(record.name, config, async (args) => {
                 // Record exactly what reached the handler, as JSON, at the moment it ran.
-                record.calls.push(snapshot(args));
+                const text = snapshot(args);
+                record.calls.push(text);
+                record.onCall?.(text);
                 return { content: [{ type: 'text', text: 'ok' }] };
             });
         } catch (why) {
@@ -190,15 +183,26 @@ class Pair {
 
     /**
      * One tools/call request on a transport (structured: the in-memory pair; http: Streamable
-     * HTTP on loopback). `argumentsText` is the exact JSON text of the arguments; it goes through
+     * HTTP on loopback). `argumentsText` is JSON text of the arguments that JSON.parse reads into
+     * the same values as the text the harness sent (see argumentsText below); it goes through
      * the framework's own wire decoder (deserializeMessage, what its stdio transport does to every
      * line) inside a tools/call message, so any change to numbers is the framework's, not this
-     * adapter's. Returns {handlerCalls, received?, message?}.
+     * adapter's. `onCall`, when given, is handed the JSON text of each call the handler gets,
+     * as it happens. Returns {handlerCalls, received?, message?}.
      */
-    async call(name, argumentsText, transport = 'structured') {
+    async call(name, argumentsText, transport = 'structured', onCall = null) {
         const record = this.record(name);
         const client = transport === 'http' ? await this.httpClient() : this.client;
         record.calls = [];
+        record.onCall = onCall;
+        try {
+            return await this.callOnce(record, client, name, argumentsText);
+        } finally {
+            record.onCall = null;
+        }
+    }
+
+    async callOnce(record, client, name, argumentsText) {
         const wire = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}`;
         let message;
         try {
@@ -378,116 +382,93 @@ function wireProblems(text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Protocol v1.
-
-function field(request, name, check) {
-    if (!(name in request)) throw new Failure(`the ${request.cmd} request has no ${JSON.stringify(name)}`);
-    const value = request[name];
-    if (check && !check(value)) throw new Failure(`the ${request.cmd} request has a bad ${JSON.stringify(name)}`);
-    return value;
-}
+// The runtime object the kit drives: one per `start`.
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-class Session {
+/**
+ * Literals for the doubles a number of the request can become that JSON.stringify cannot write:
+ * a literal beyond the double range (1e400) is Infinity once parsed, and 1e400 is read back as
+ * Infinity again. -0 the kit's stringify writes as -0 itself.
+ */
+const BEYOND_DOUBLES = new Literals();
+BEYOND_DOUBLES.add(Infinity, '1e400');
+BEYOND_DOUBLES.add(-Infinity, '-1e400');
+
+/**
+ * The JSON text of arguments as the kit hands them over (key order as sent; each number the
+ * double its literal parses to). JSON.parse reads this text into the same values as the text
+ * that was sent, which is what the framework's wire decoder does with it.
+ */
+const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
+
+class Runtime {
     constructor() {
         this.registry = null; // Pair of the registered tool set
         this.scratch = null; // Pair for normalize's scratch tools
         this.scratchCounter = 0;
     }
 
-    async reset() {
+    async register(tools) {
+        const pair = new Pair();
+        try {
+            for (const tool of tools) {
+                if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
+                if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
+                if (pair.tools.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
+                pair.addTool(tool.name, tool.description, tool.input_schema);
+            }
+            await pair.connect();
+        } catch (why) {
+            await pair.close();
+            throw why;
+        }
+        const old = this.registry;
+        this.registry = pair;
+        if (old) await old.close();
+    }
+
+    // Schemas and received values go to the kit as JSON text (RawJson), written from the values
+    // the framework gave: the kit writes a number that equals the double of a request literal
+    // with that literal, which would hide the rounding the framework's own JSON decoding did.
+    async describe(tool, view) {
+        const pair = this.requireRegistry();
+        if (view === 'get_api_spec') return new RawJson(snapshot(await pair.listedSchema(tool)));
+        if (view === 'direct') return new RawJson(snapshot(pair.heldSchema(tool)));
+        throw new Unsupported(`no view ${JSON.stringify(view)}`);
+    }
+
+    async invoke(transport, tool, args, handler) {
+        const pair = this.requireRegistry();
+        const outcome = await pair.call(tool, argumentsText(args), transport, (text) => handler(new RawJson(text)));
+        if (outcome.handlerCalls > 0) return null;
+        return { message: outcome.message, problems: problemsFrom(tool, outcome.message), expected_fields: [] };
+    }
+
+    async normalize(schema, args) {
+        const pair = await this.scratchPair();
+        const name = `normalize_${++this.scratchCounter}`;
+        const record = pair.addTool(name, undefined, schema);
+        let outcome;
+        try {
+            outcome = await pair.call(name, argumentsText(args));
+        } finally {
+            try {
+                record.registered.remove();
+            } catch (why) {
+                log('removing a scratch tool:', why?.message ?? why);
+            }
+            pair.tools.delete(name);
+        }
+        if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
+        throw new Rejected({ message: outcome.message });
+    }
+
+    async close() {
         const pairs = [this.registry, this.scratch].filter(Boolean);
         this.registry = null;
         this.scratch = null;
         for (const pair of pairs) await pair.close();
-    }
-
-    /** `plain` is the request from JSON.parse; `exact` the same from a lossless parse (or null). */
-    async answer(plain, exact) {
-        switch (plain.cmd) {
-            case 'start': {
-                if (field(plain, 'protocol') !== 1) throw new Failure('this adapter speaks protocol 1');
-                await this.reset();
-                return {
-                    protocol: 1,
-                    implementation: { name: PACKAGE, version: installedVersion(), language: 'typescript', homepage: 'https://github.com/modelcontextprotocol/typescript-sdk' },
-                    rules: ['RT-TOOL-8', 'PLAT-162'],
-                    transports: TRANSPORTS,
-                };
-            }
-            case 'register': {
-                const tools = field(plain, 'tools', Array.isArray);
-                const pair = new Pair();
-                try {
-                    for (const tool of tools) {
-                        if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
-                        if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
-                        if (pair.tools.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
-                        pair.addTool(tool.name, tool.description, tool.input_schema);
-                    }
-                    await pair.connect();
-                } catch (why) {
-                    await pair.close();
-                    throw why;
-                }
-                const old = this.registry;
-                this.registry = pair;
-                if (old) await old.close();
-                return { ok: true };
-            }
-            case 'describe': {
-                const tool = field(plain, 'tool', (v) => typeof v === 'string');
-                const view = field(plain, 'view');
-                const pair = this.requireRegistry();
-                if (view === 'get_api_spec') return { input_schema: new Raw(snapshot(await pair.listedSchema(tool))) };
-                if (view === 'direct') return { input_schema: new Raw(snapshot(pair.heldSchema(tool))) };
-                throw new Unsupported(`no view ${JSON.stringify(view)}`);
-            }
-            case 'invoke': {
-                const tool = field(plain, 'tool', (v) => typeof v === 'string');
-                const transport = field(plain, 'transport');
-                field(plain, 'arguments');
-                if (!TRANSPORTS.includes(transport)) {
-                    throw new Unsupported(`the MCP TypeScript server has no ${JSON.stringify(transport)} transport here: no public path runs a registered tool outside tools/call`);
-                }
-                const pair = this.requireRegistry();
-                const outcome = await pair.call(tool, argumentsText(plain, exact), transport);
-                if (outcome.handlerCalls > 0) {
-                    return { outcome: 'executed', handler_calls: outcome.handlerCalls, received: new Raw(outcome.received) };
-                }
-                return {
-                    outcome: 'rejected',
-                    handler_calls: 0,
-                    error: { message: outcome.message, problems: problemsFrom(tool, outcome.message), expected_fields: [] },
-                };
-            }
-            case 'normalize': {
-                const schema = field(plain, 'input_schema');
-                field(plain, 'arguments');
-                const pair = await this.scratchPair();
-                const name = `normalize_${++this.scratchCounter}`;
-                const record = pair.addTool(name, undefined, schema);
-                try {
-                    const outcome = await pair.call(name, argumentsText(plain, exact));
-                    if (outcome.handlerCalls > 0) return { arguments: new Raw(outcome.received) };
-                    return { rejected: { message: outcome.message } };
-                } finally {
-                    try {
-                        record.registered.remove();
-                    } catch (why) {
-                        log('removing a scratch tool:', why?.message ?? why);
-                    }
-                    pair.tools.delete(name);
-                }
-            }
-            case 'stop': {
-                await this.reset();
-                return { ok: true };
-            }
-            default:
-                throw new Unsupported(`no command ${JSON.stringify(plain.cmd)}`);
-        }
     }
 
     requireRegistry() {
@@ -505,76 +486,18 @@ class Session {
     }
 }
 
-/** The exact JSON text of the request's arguments (digits and key order as sent). */
-function argumentsText(plain, exact) {
-    if (exact && 'arguments' in exact) return losslessStringify(exact.arguments);
-    log('no lossless parse of this request; numbers in its arguments may have lost digits here');
-    return JSON.stringify(plain.arguments);
-}
-
-/** Serializes a response, splicing Raw values in as exact JSON text. */
-function serialize(value) {
-    return losslessStringify(value, (key, v) => (v instanceof Raw ? losslessParse(v.text) : v));
-}
-
-// ---------------------------------------------------------------------------------------------
-// stdio: one request per line in, one response per line out, in order.
-
-const session = new Session();
-
-async function handleLine(line) {
-    let plain;
-    try {
-        plain = JSON.parse(line);
-    } catch (why) {
-        return [{ seq: null, error: `the request is not JSON: ${why.message}` }, false];
-    }
-    if (!isObject(plain)) return [{ seq: null, error: 'the request is not a JSON object' }, false];
-    let exact = null;
-    try {
-        exact = losslessParse(line);
-    } catch (why) {
-        log('lossless parse failed:', why.message);
-    }
-    const seq = exact && 'seq' in exact ? exact.seq : plain.seq ?? null;
-    let answer;
-    try {
-        answer = await session.answer(plain, exact);
-    } catch (why) {
-        if (why instanceof Unsupported) answer = { unsupported: why.message };
-        else if (why instanceof Failure) answer = { error: why.message };
-        else {
-            log('adapter failure:', why?.stack ?? why);
-            answer = { error: `the adapter failed: ${why?.name ?? 'Error'}: ${why?.message ?? why}` };
-        }
-    }
-    return [{ seq, ...answer }, plain.cmd === 'stop'];
-}
-
-function write(response) {
-    let text;
-    try {
-        text = serialize(response);
-    } catch (why) {
-        log('could not serialize a response:', why?.stack ?? why);
-        text = JSON.stringify({ seq: typeof response.seq === 'number' ? response.seq : null, error: `the adapter could not serialize its response: ${why?.message ?? why}` });
-    }
-    return new Promise((resolve) => process.stdout.write(text + '\n', resolve));
-}
-
-process.on('unhandledRejection', (why) => log('unhandled rejection:', why?.stack ?? why));
+// The framework's transports can fail outside any request (a socket closing late): logged, and
+// the adapter keeps serving.
 process.on('uncaughtException', (why) => log('uncaught exception:', why?.stack ?? why));
 
-const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-let queue = Promise.resolve();
-lines.on('line', (line) => {
-    if (!line.trim()) return;
-    queue = queue.then(async () => {
-        const [response, stop] = await handleLine(line);
-        await write(response);
-        if (stop) process.exit(0);
-    });
-});
-lines.on('close', () => {
-    queue.then(() => process.exit(0));
+serve({
+    implementation: {
+        name: PACKAGE,
+        version: installedVersion(),
+        language: 'typescript',
+        homepage: 'https://github.com/modelcontextprotocol/typescript-sdk',
+        rules: ['RT-TOOL-8', 'PLAT-162'],
+        transports: TRANSPORTS,
+    },
+    runtime: () => new Runtime(),
 });
