@@ -28,6 +28,8 @@ const PACKAGE = 'ai';
 // its own besides a tool call from a model: tool.execute is the author's own function) and no
 // http (the SDK serves no tool endpoint).
 const TRANSPORTS = ['structured'];
+/** The name of the scratch tool normalize registers. */
+const SCRATCH_TOOL = 'repro';
 
 function installedVersion(name) {
     let dir = dirname(fileURLToPath(import.meta.resolve(name)));
@@ -170,7 +172,6 @@ const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
 class Runtime {
     constructor() {
         this.registry = null;
-        this.scratchCounter = 0;
     }
 
     register(tools) {
@@ -199,7 +200,9 @@ class Runtime {
 
     async normalize(schema, args) {
         const registry = new Registry();
-        const name = `normalize_${++this.scratchCounter}`;
+        // One fixed name (the one a reproduction of a normalize case uses), so that no message
+        // depends on how many normalize calls came before.
+        const name = SCRATCH_TOOL;
         registry.add(name, undefined, schema);
         const outcome = await registry.call(name, argumentsText(args));
         if (outcome.handlerCalls > 0) return new RawJson(outcome.received);

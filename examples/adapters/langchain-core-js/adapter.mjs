@@ -23,6 +23,8 @@ const log = (...args) => console.error('[langchain-core-js adapter]', ...args);
 const PACKAGE = '@langchain/core';
 // No http: @langchain/core serves no tool endpoint.
 const TRANSPORTS = ['direct', 'structured'];
+/** The name of the scratch tool normalize registers. */
+const SCRATCH_TOOL = 'repro';
 
 function installedVersion(name) {
     let dir = dirname(fileURLToPath(import.meta.resolve(`${name}/tools`)));
@@ -120,7 +122,6 @@ const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
 class Runtime {
     constructor() {
         this.tools = null;
-        this.scratchCounter = 0;
     }
 
     register(tools) {
@@ -159,7 +160,9 @@ class Runtime {
     }
 
     async normalize(schema, args) {
-        const name = `normalize_${++this.scratchCounter}`;
+        // One fixed name (the one a reproduction of a normalize case uses), so that no message
+        // depends on how many normalize calls came before.
+        const name = SCRATCH_TOOL;
         const outcome = await call(makeTool(name, undefined, schema), name, args, 'structured');
         if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
         throw new Rejected({ message: outcome.error.message });

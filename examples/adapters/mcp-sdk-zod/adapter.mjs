@@ -34,6 +34,8 @@ const PACKAGE = '@modelcontextprotocol/sdk';
 // SDK's Streamable HTTP transport on loopback. No direct: the SDK runs a registered tool only
 // from its tools/call request handler (validateToolInput and executeToolHandler are private).
 const TRANSPORTS = ['structured', 'http'];
+/** The name of the scratch tool normalize registers. */
+const SCRATCH_TOOL = 'repro';
 
 /** The installed version of a package, read from its package.json at run time. */
 function installedVersion(name) {
@@ -344,7 +346,6 @@ class Runtime {
     constructor() {
         this.registry = null;
         this.scratch = null;
-        this.scratchCounter = 0;
     }
 
     async register(tools) {
@@ -390,7 +391,9 @@ class Runtime {
 
     async normalize(schema, args) {
         const pair = await this.scratchPair();
-        const name = `normalize_${++this.scratchCounter}`;
+        // One fixed name (the one a reproduction of a normalize case uses), so that no message
+        // depends on how many normalize calls came before.
+        const name = SCRATCH_TOOL;
         const record = pair.addTool(name, undefined, schema);
         let outcome;
         try {
