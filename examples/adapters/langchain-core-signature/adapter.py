@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""A tool-conformance adapter (protocol v1) for langchain-core (PyPI `langchain-core`), used as it
+is: a `StructuredTool` made with `StructuredTool.from_function` from a function whose signature
+says what the tool's JSON Schema says (the args schema is the one langchain-core derives from that
+signature).
+
+- `direct`: `tool.invoke(arguments)`, the arguments as a dict of the values a JSON parser makes:
+  a tool called in process, as users call one.
+- `structured`: the model's tool call as a provider sends it (`{"id", "type": "function",
+  "function": {"name", "arguments": JSON text}}`), read by langchain-core's own decoder
+  (`langchain_core.output_parsers.openai_tools.parse_tool_call`, what the chat model integrations
+  use), and the resulting `ToolCall` dict handed to `tool.invoke`, as an agent's tool node does.
+
+Nothing here repairs, validates or rewrites arguments: what the function receives, and the
+exception the caller gets, are langchain-core's. The problems of a rejected call are those of the
+pydantic `ValidationError` it raised (`errors()`).
+
+    .venv/bin/python adapter.py                      # protocol v1 on stdin and stdout
+    .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
+
+See README.md beside this file for what is measured and every choice.
+"""
+
+import importlib.metadata
+import inspect
+import json
+import logging
+import os
+import sys
+import warnings
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..", "..")
+# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
+# the MCP Python adapter's (imported by path, not copied).
+sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
+
+import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter import dumps  # noqa: E402
+
+try:
+    import pydantic  # noqa: E402
+    from langchain_core.output_parsers.openai_tools import parse_tool_call  # noqa: E402
+    from langchain_core.tools import StructuredTool  # noqa: E402
+    from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
+except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
+    sys.stderr.write(
+        f"langchain-core is not importable ({missing}). Install it beside this adapter:\n"
+        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
+    )
+    sys.exit(1)
+
+import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+
+PACKAGE = "langchain-core"
+TRANSPORTS = ["direct", "structured"]
+
+logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
+# NOT_SENT is not JSON: pydantic says so when it writes the schema or dumps the model.
+warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
+warnings.filterwarnings("ignore", message=r"(?s).*Pydantic serializer warnings")
+
+
+# ---------------------------------------------------------------------------------------------
+# Values in and out.
+
+
+def to_framework(value):
+    """A value of the kit's `loads` (numbers as Decimal) as a JSON parser hands it to Python code:
+    what `json.loads` makes of its text (integers exact, other numbers doubles)."""
+    return json.loads(dumps(value))
+
+
+class NotJson(Exception):
+    """The handler received a value that JSON cannot carry."""
+
+
+def snapshot(value):
+    """A JSON value equal to what the handler received (a tuple as a list, a Decimal as a number)."""
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise NotJson(f"the string {value!r}, which holds half a surrogate pair") from None
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise NotJson(f"the float {value!r}")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [snapshot(item) for item in value]
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise NotJson(f"the key {key!r}")
+            out[snapshot(key)] = snapshot(item)
+        return out
+    raise NotJson(f"a {type(value).__name__}: {value!r}")
+
+
+# pydantic's error types the suite has a name for; any other type is kept as the problem's kind.
+KINDS = {
+    "missing": "missing_required",
+    "missing_argument": "missing_required",
+    "extra_forbidden": "unknown_field",
+    "unexpected_keyword_argument": "unknown_field",
+    "literal_error": "not_in_enum",
+    "enum": "not_in_enum",
+    "string_too_short": "too_short",
+    "int_from_float": "wrong_type",
+    "none_required": "wrong_type",
+}
+
+
+def kind_of(error_type):
+    if error_type in KINDS:
+        return KINDS[error_type]
+    if error_type.endswith("_type") or error_type.endswith("_parsing"):
+        return "wrong_type"
+    return error_type
+
+
+def problems_from_validation(error):
+    """The problems of a pydantic ValidationError (`errors()`): one per kind and root field, in
+    the order pydantic lists them, each with pydantic's lines behind it."""
+    problems = {}
+    for detail in error.errors(include_url=False, include_context=False, include_input=False):
+        loc = [str(part) for part in detail.get("loc") or ()]
+        kind = kind_of(detail["type"])
+        field = loc[0] if loc else None
+        problem = problems.setdefault((kind, field), dict({"kind": kind}, **({"field": field} if field else {})))
+        problem.setdefault("errors", []).append(f"{'.'.join(loc)}: {detail['msg']} [type={detail['type']}]")
+    return list(problems.values())
+
+
+def error_of(why):
+    """The error object for an exception the caller got: its text, and the problems of a
+    ValidationError (none for any other exception). langchain-core's errors list no expected fields."""
+    problems = problems_from_validation(why) if isinstance(why, pydantic.ValidationError) else []
+    return {"message": f"{type(why).__name__}: {why}", "problems": problems, "expected_fields": []}
+
+
+# ---------------------------------------------------------------------------------------------
+# A tool from a schema: the function a langchain user writes, given to StructuredTool.from_function.
+
+
+class Recorder:
+    """What the tool's function received, per call."""
+
+    def __init__(self):
+        self.calls = []
+        self.unreadable = None
+
+    def record(self, received):
+        try:
+            self.calls.append(snapshot(received))
+        except NotJson as why:
+            self.calls.append(None)
+            self.unreadable = str(why)
+        return "ok"
+
+
+def user_signature(mapping):
+    """The signature a user writes: signature.py's parameters, in the schema's order, positional or
+    keyword (as `def tool(a: str, b: int = 0)` has them) up to the first required parameter that
+    follows an optional one, keyword-only from there on (Python allows no other way)."""
+    parameters, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
+    for p in mapping.parameters:
+        if kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and p.default is inspect.Parameter.empty and parameters \
+                and parameters[-1].default is not inspect.Parameter.empty:
+            kind = inspect.Parameter.KEYWORD_ONLY
+        parameters.append(inspect.Parameter(p.python_name, kind, annotation=p.annotation, default=p.default))
+    return inspect.Signature(parameters)
+
+
+def build_tool(name, description, schema, recorder):
+    """A StructuredTool from a function whose signature says the schema (signature.py); raises
+    Unsupported for what the signature path cannot say."""
+    try:
+        mapping = signature.map_schema(schema)
+    except signature.Unmappable as why:
+        raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
+    for parameter in mapping.parameters:
+        if parameter.python_name != parameter.name:
+            # pydantic's Field(alias=...) would give it the name, but the args schema that
+            # from_function derives (validate_arguments, then a subset model) drops the alias.
+            raise protocol.Unsupported(
+                f"the property {parameter.name!r} cannot be a Python parameter name, and "
+                "StructuredTool.from_function keeps no alias"
+            )
+
+    signature_ = user_signature(mapping)
+
+    def tool_function(*args, **kwargs):
+        # The recording function: what langchain-core passed, bound to the parameters as Python
+        # binds a call, less the optional parameters the call left out (their Python default,
+        # NOT_SENT, which langchain-core hands on).
+        bound = signature_.bind(*args, **kwargs).arguments
+        return recorder.record({k: v for k, v in bound.items() if v is not signature.NOT_SENT})
+
+    tool_function.__signature__ = signature_
+    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
+    tool_function.__name__ = tool_function.__qualname__ = name
+    tool_function.__doc__ = None
+    try:
+        return StructuredTool.from_function(func=tool_function, name=name, description=description or name)
+    except Exception as why:  # pydantic refusing the signature, say
+        raise protocol.Unsupported(f"StructuredTool.from_function refused it: {type(why).__name__}: {why}") from None
+
+
+def published_schema(tool):
+    """The parameters langchain-core hands a provider for the tool (`convert_to_openai_tool`, what
+    `bind_tools` sends), langchain-core's one published view of it."""
+    return convert_to_openai_tool(tool)["function"]["parameters"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The runtime behind protocol.Session.
+
+
+def wire_tool_call(name, arguments, call_id="call_1"):
+    """The model's tool call as a provider sends it, read by langchain-core's own decoder: the
+    ToolCall dict an AIMessage carries (`parse_tool_call`, as the chat model integrations do)."""
+    raw = {"id": call_id, "type": "function", "function": {"name": name, "arguments": dumps(arguments)}}
+    return parse_tool_call(raw, return_id=True)
+
+
+class Runtime:
+    build = staticmethod(build_tool)
+
+    def __init__(self):
+        self.tools = {}  # name -> (StructuredTool, Recorder)
+        self.refused = {}  # name -> why it could not be registered
+        self.scratch = {}  # schema text -> (tool, recorder) or why not
+        self.counter = 0
+
+    def register(self, tools):
+        self.tools, self.refused = {}, {}
+        for tool in tools:
+            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or "input_schema" not in tool:
+                raise protocol.Failure("a tool needs a string name and an input_schema")
+            name = tool["name"]
+            recorder = Recorder()
+            try:
+                built = self.build(name, tool.get("description"), to_framework(tool["input_schema"]), recorder)
+            except protocol.Unsupported as why:
+                self.refused[name] = str(why)  # the other tools still register
+                continue
+            self.tools[name] = (built, recorder)
+
+    def entry(self, name):
+        if name in self.refused:
+            raise protocol.Unsupported(self.refused[name])
+        if name not in self.tools:
+            raise protocol.Failure(f"no tool named {name!r} is registered")
+        return self.tools[name]
+
+    def describe(self, tool, view):
+        return snapshot(published_schema(self.entry(tool)[0]))
+
+    def call(self, tool, recorder, transport, arguments):
+        """One call; returns (what the function received per run, the caller's error or None)."""
+        recorder.calls, recorder.unreadable = [], None
+        try:
+            if transport == "direct":
+                tool.invoke(to_framework(arguments))
+            elif transport == "structured":
+                tool.invoke(wire_tool_call(tool.name, arguments))
+            else:
+                raise protocol.Unsupported(f"no transport {transport!r}")
+            error = None
+        except protocol.Unsupported:
+            raise
+        except Exception as why:  # the exception the caller got
+            error = error_of(why)
+        if recorder.unreadable is not None:
+            raise protocol.Failure(f"the tool received a value JSON cannot carry: {recorder.unreadable}")
+        return list(recorder.calls), error
+
+    def invoke(self, transport, tool, arguments, handler):
+        built, recorder = self.entry(tool)
+        calls, error = self.call(built, recorder, transport, arguments)
+        for received in calls:
+            handler(received)
+        if calls:
+            return None
+        if error is None:
+            raise protocol.Failure("langchain-core reported success, but the tool function did not run")
+        return error
+
+    def normalize(self, input_schema, arguments):
+        """What reaches a tool with this schema when an agent calls it (the structured path): what
+        the function received, or `rejected` with the exception when langchain-core refused."""
+        key = dumps(input_schema)
+        if key not in self.scratch:
+            self.counter += 1
+            recorder = Recorder()
+            try:
+                self.scratch[key] = (self.build(f"normalize_{self.counter}", None, to_framework(input_schema), recorder), recorder)
+            except protocol.Unsupported as why:
+                self.scratch[key] = str(why)
+        if isinstance(self.scratch[key], str):
+            raise protocol.Unsupported(self.scratch[key])
+        built, recorder = self.scratch[key]
+        calls, error = self.call(built, recorder, "structured", arguments)
+        if calls:
+            return calls[-1]
+        if error is None:
+            raise protocol.Failure("langchain-core reported success, but the tool function did not run")
+        raise protocol.Rejected(error)
+
+
+def implementation(transports=TRANSPORTS):
+    return protocol.Implementation(
+        name=PACKAGE,
+        version=importlib.metadata.version(PACKAGE),
+        language="python",
+        homepage="https://github.com/langchain-ai/langchain",
+        rules=["RT-TOOL-8", "PLAT-162"],
+        transports=list(transports),
+    )
+
+
+if __name__ == "__main__":
+    protocol.main(implementation(), Runtime, description=__doc__.splitlines()[0])

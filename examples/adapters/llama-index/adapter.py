@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""A tool-conformance adapter (protocol v1) for LlamaIndex (PyPI `llama-index-core`), used as it
+is: each tool is `FunctionTool.from_defaults` on a plain Python function whose signature says the
+tool's JSON Schema. LlamaIndex validates nothing: the fn_schema it derives from the signature is
+only published; a call hands the arguments to the function as Python keyword arguments.
+
+- `direct`: `await tool.acall(**arguments)`, what LlamaIndex's agent workflows (FunctionAgent,
+  ReActAgent, AgentWorkflow) do with a tool call's `tool_kwargs`, the arguments as a dict of
+  `json.loads` values.
+- `structured`: the model's tool call as text, read by LlamaIndex's own decoder
+  (`llama_index.core.llms.utils.parse_partial_json`, what the LLM integrations use) into a
+  `ToolSelection`, and dispatched by `call_tool_with_selection`, what `LLM.predict_and_call` does.
+
+Nothing here repairs, validates or rewrites arguments. A call the function cannot take fails with
+Python's own TypeError (the function is a real `def`), which the caller gets as the exception
+(direct) or as the error ToolOutput (structured); its problems are read from that text, the only
+thing there is.
+
+    .venv/bin/python adapter.py                      # protocol v1 on stdin and stdout
+    .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
+
+See README.md beside this file for what is measured and every choice.
+"""
+
+import asyncio
+import importlib.metadata
+import inspect
+import json
+import logging
+import os
+import re
+import sys
+import warnings
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..", "..")
+# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
+# the MCP Python adapter's (imported by path, not copied).
+sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
+
+import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter import dumps  # noqa: E402
+
+try:
+    import pydantic  # noqa: E402
+    from llama_index.core.llms.llm import ToolSelection  # noqa: E402
+    from llama_index.core.llms.utils import parse_partial_json  # noqa: E402
+    from llama_index.core.tools import FunctionTool, call_tool_with_selection  # noqa: E402
+except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
+    sys.stderr.write(
+        f"llama-index-core is not importable ({missing}). Install it beside this adapter:\n"
+        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
+    )
+    sys.exit(1)
+
+import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+
+PACKAGE = "llama-index-core"
+TRANSPORTS = ["direct", "structured"]
+
+warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
+logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
+
+
+# ---------------------------------------------------------------------------------------------
+# Values in and out.
+
+
+def to_framework(value):
+    """A value of the kit's `loads` as `json.loads` makes it (integers exact, other numbers doubles)."""
+    return json.loads(dumps(value))
+
+
+class NotJson(Exception):
+    """The function received a value that JSON cannot carry."""
+
+
+def snapshot(value):
+    """A JSON value equal to what the function received."""
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise NotJson(f"the string {value!r}, which holds half a surrogate pair") from None
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise NotJson(f"the float {value!r}")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [snapshot(item) for item in value]
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise NotJson(f"the key {key!r}")
+            out[snapshot(key)] = snapshot(item)
+        return out
+    raise NotJson(f"a {type(value).__name__}: {value!r}")
+
+
+# Python's own TypeError when a call does not fit the function's parameters: the only account of a
+# refused call there is, so its problems are read from the text.
+MISSING = re.compile(r"missing \d+ required (?:positional|keyword-only) arguments?: (?P<names>.*)$")
+UNEXPECTED = re.compile(r"got an unexpected keyword argument '(?P<name>[^']*)'")
+QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
+
+
+def problems_from_type_error(text):
+    problems = [{"kind": "missing_required", "field": name} for name in QUOTED.findall(MISSING.search(text).group("names"))] if MISSING.search(text) else []
+    unexpected = UNEXPECTED.search(text)
+    if unexpected:
+        problems.append({"kind": "unknown_field", "field": unexpected.group("name")})
+    return problems
+
+
+def error_of(why, message=None):
+    """The error object for an exception: its text (or the ToolOutput's content), and the problems
+    of a TypeError's text. LlamaIndex lists no expected fields."""
+    problems = problems_from_type_error(str(why)) if isinstance(why, TypeError) else []
+    return {
+        "message": message if message is not None else f"{type(why).__name__}: {why}",
+        "problems": problems,
+        "expected_fields": [],
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# A tool from a schema: the function a LlamaIndex user writes, given to FunctionTool.from_defaults.
+
+
+class Recorder:
+    def __init__(self):
+        self.calls = []
+        self.unreadable = None
+
+    def record(self, bound):
+        try:
+            self.calls.append(snapshot({k: v for k, v in bound.items() if v is not signature.NOT_SENT}))
+        except NotJson as why:
+            self.calls.append(None)
+            self.unreadable = str(why)
+        return "ok"
+
+
+def real_function(mapping, recorder):
+    """A real `def` with the signature a user writes (signature.py's parameters in the schema's
+    order, positional or keyword up to the first required one after an optional one, keyword-only
+    from there), whose body records its parameters: a call that does not fit it fails with Python's
+    own TypeError before the body runs, as a user's function does."""
+    namespace, parts, keyword_only = {"_record": recorder.record}, [], False
+    for index, p in enumerate(mapping.parameters):
+        if not keyword_only and p.default is inspect.Parameter.empty and index and mapping.parameters[index - 1].default is not inspect.Parameter.empty:
+            keyword_only = True
+            parts.append("*")
+        if p.default is inspect.Parameter.empty:
+            parts.append(p.python_name)
+        else:
+            namespace[f"_default_{index}"] = p.default
+            parts.append(f"{p.python_name}=_default_{index}")
+    source = f"def tool({', '.join(parts)}):\n    return _record(dict(locals()))\n"
+    exec(source, namespace)  # noqa: S102 - parameter names are identifiers (checked by signature.py)
+    function = namespace["tool"]
+    function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
+    return function
+
+
+def build_tool(name, description, schema):
+    """(FunctionTool, Recorder); Unsupported for what a Python signature cannot say."""
+    try:
+        mapping = signature.map_schema(schema)
+    except signature.Unmappable as why:
+        raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
+    for p in mapping.parameters:
+        if p.python_name != p.name:
+            raise protocol.Unsupported(
+                f"the property {p.name!r} cannot be a Python parameter name, and FunctionTool has no alias: "
+                "the call passes names as keyword arguments"
+            )
+    recorder = Recorder()
+    function = real_function(mapping, recorder)
+    function.__name__ = function.__qualname__ = re.sub(r"\W", "_", name)
+    try:
+        tool = FunctionTool.from_defaults(fn=function, name=name, description=description or name)
+    except Exception as why:  # pydantic refusing the fn_schema, say
+        raise protocol.Unsupported(f"FunctionTool.from_defaults refused it: {type(why).__name__}: {why}") from None
+    return tool, recorder
+
+
+# ---------------------------------------------------------------------------------------------
+# The runtime behind protocol.Session.
+
+
+class Runtime:
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.tools = {}
+        self.refused = {}
+        self.scratch = {}
+        self.counter = 0
+
+    def close(self):
+        self.loop.close()
+
+    def register(self, tools):
+        self.tools, self.refused = {}, {}
+        for tool in tools:
+            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or "input_schema" not in tool:
+                raise protocol.Failure("a tool needs a string name and an input_schema")
+            try:
+                self.tools[tool["name"]] = build_tool(tool["name"], tool.get("description"), to_framework(tool["input_schema"]))
+            except protocol.Unsupported as why:
+                self.refused[tool["name"]] = str(why)
+
+    def entry(self, name):
+        if name in self.refused:
+            raise protocol.Unsupported(self.refused[name])
+        if name not in self.tools:
+            raise protocol.Failure(f"no tool named {name!r} is registered")
+        return self.tools[name]
+
+    def describe(self, tool, view):
+        # The parameters LlamaIndex publishes for the tool (what to_openai_tool sends a provider).
+        return snapshot(self.entry(tool)[0].metadata.get_parameters_dict())
+
+    def call(self, tool, recorder, transport, arguments):
+        recorder.calls, recorder.unreadable = [], None
+        error = None
+        if transport == "direct":
+            if not isinstance(arguments, dict):
+                raise protocol.Unsupported(
+                    "an agent workflow's tool call always carries a dict of keyword arguments; "
+                    "there is no direct call with another root"
+                )
+            try:
+                self.loop.run_until_complete(tool.acall(**to_framework(arguments)))
+            except Exception as why:  # what the caller got
+                error = error_of(why)
+        elif transport == "structured":
+            text = dumps(arguments)  # the model's arguments text: exact digits, key order
+            kwargs = parse_partial_json(text)
+            selection = ToolSelection(tool_id="call_1", tool_name=tool.metadata.name, tool_kwargs=kwargs)
+            output = call_tool_with_selection(selection, [tool])
+            if output.is_error:
+                why = output.exception if output.exception is not None else Exception(output.content)
+                error = error_of(why, message=output.content)
+        else:
+            raise protocol.Unsupported(f"no transport {transport!r}")
+        if recorder.unreadable is not None:
+            raise protocol.Failure(f"the tool received a value JSON cannot carry: {recorder.unreadable}")
+        return list(recorder.calls), error
+
+    def invoke(self, transport, tool, arguments, handler):
+        built, recorder = self.entry(tool)
+        calls, error = self.call(built, recorder, transport, arguments)
+        for received in calls:
+            handler(received)
+        if calls:
+            return None
+        if error is None:
+            raise protocol.Failure("LlamaIndex reported success, but the tool function did not run")
+        return error
+
+    def normalize(self, input_schema, arguments):
+        """What reaches a tool with this schema when a model calls it (the structured path)."""
+        key = dumps(input_schema)
+        if key not in self.scratch:
+            self.counter += 1
+            try:
+                self.scratch[key] = build_tool(f"normalize_{self.counter}", None, to_framework(input_schema))
+            except protocol.Unsupported as why:
+                self.scratch[key] = str(why)
+        if isinstance(self.scratch[key], str):
+            raise protocol.Unsupported(self.scratch[key])
+        built, recorder = self.scratch[key]
+        calls, error = self.call(built, recorder, "structured", arguments)
+        if calls:
+            return calls[-1]
+        if error is None:
+            raise protocol.Failure("LlamaIndex reported success, but the tool function did not run")
+        raise protocol.Rejected(error)
+
+
+def implementation():
+    return protocol.Implementation(
+        name=PACKAGE,
+        version=importlib.metadata.version(PACKAGE),
+        language="python",
+        homepage="https://github.com/run-llama/llama_index",
+        rules=["RT-TOOL-8", "PLAT-162"],
+        transports=TRANSPORTS,
+    )
+
+
+if __name__ == "__main__":
+    protocol.main(implementation(), Runtime, description=__doc__.splitlines()[0])

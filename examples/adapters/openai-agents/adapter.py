@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""A tool-conformance adapter (protocol v1) for the OpenAI Agents SDK (PyPI `openai-agents`), used
+as it is: each tool is `function_tool` on a function whose signature says the tool's JSON Schema,
+in the SDK's default configuration (strict JSON schema, the default failure error function).
+
+- `structured`: the one path the SDK has for a model's tool call, the one its Runner takes:
+  `FunctionTool.on_invoke_tool(ToolContext, arguments_json_text)`. The SDK decodes the text
+  (`json.loads`), validates it with the pydantic model it built from the signature, and calls the
+  function. No `direct` (the SDK has no call that takes the arguments as a value) and no `http`.
+
+Nothing here repairs, validates or rewrites arguments. When the SDK refuses a call, the caller
+(the model) gets the text its default failure error function returns, which names no problem, so
+the answer names none either.
+
+    .venv/bin/python adapter.py                      # protocol v1 on stdin and stdout
+    .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
+
+See README.md beside this file for what is measured and every choice.
+"""
+
+import asyncio
+import importlib.metadata
+import inspect
+import json
+import logging
+import os
+import sys
+import warnings
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..", "..")
+# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
+# the MCP Python adapter's (imported by path, not copied).
+sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
+
+import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter import dumps  # noqa: E402
+
+os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")  # no trace export: nothing leaves the machine
+try:
+    import pydantic  # noqa: E402
+    from agents import function_tool  # noqa: E402
+    from agents.tool_context import ToolContext  # noqa: E402
+except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
+    sys.stderr.write(
+        f"openai-agents is not importable ({missing}). Install it beside this adapter:\n"
+        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
+    )
+    sys.exit(1)
+
+import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+
+PACKAGE = "openai-agents"
+TRANSPORTS = ["structured"]
+
+warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
+logging.basicConfig(stream=sys.stderr, level=logging.CRITICAL)
+
+
+# The SDK logs each refused call on `openai.agents`; stderr is kept for real trouble.
+logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
+
+
+# ---------------------------------------------------------------------------------------------
+# Values out.
+
+
+class NotJson(Exception):
+    """The function received a value that JSON cannot carry."""
+
+
+def snapshot(value):
+    """A JSON value equal to what the function received (a pydantic model or tuple made plain)."""
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise NotJson(f"the string {value!r}, which holds half a surrogate pair") from None
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise NotJson(f"the float {value!r}")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [snapshot(item) for item in value]
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise NotJson(f"the key {key!r}")
+            out[snapshot(key)] = snapshot(item)
+        return out
+    if isinstance(value, pydantic.BaseModel):
+        return snapshot(value.model_dump(mode="python", by_alias=True))
+    raise NotJson(f"a {type(value).__name__}: {value!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# A tool from a schema: the function an SDK user writes, given to function_tool.
+
+
+def user_signature(mapping):
+    """The signature a user writes: signature.py's parameters, in the schema's order, positional or
+    keyword up to the first required parameter that follows an optional one, keyword-only from
+    there on (Python allows no other way)."""
+    parameters, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
+    for p in mapping.parameters:
+        if (
+            kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+            and p.default is inspect.Parameter.empty
+            and parameters
+            and parameters[-1].default is not inspect.Parameter.empty
+        ):
+            kind = inspect.Parameter.KEYWORD_ONLY
+        parameters.append(inspect.Parameter(p.python_name, kind, annotation=p.annotation, default=p.default))
+    return inspect.Signature(parameters)
+
+
+class Recorder:
+    """What the tool's function received, per call, under the schema's names."""
+
+    def __init__(self, names):
+        self.names = names  # python name -> the schema's name
+        self.calls = []
+        self.unreadable = None
+
+    def record(self, bound):
+        try:
+            self.calls.append(
+                snapshot({self.names.get(k, k): v for k, v in bound.items() if v is not signature.NOT_SENT})
+            )
+        except NotJson as why:
+            self.calls.append(None)
+            self.unreadable = str(why)
+        return "ok"
+
+
+def build_tool(name, description, schema):
+    """(FunctionTool, Recorder) for the schema; Unsupported for what a signature cannot say, or what
+    function_tool refuses (its strict schema has no open object)."""
+    try:
+        mapping = signature.map_schema(schema)
+    except signature.Unmappable as why:
+        raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
+    recorder = Recorder({p.python_name: p.name for p in mapping.parameters})
+    signature_ = user_signature(mapping)
+
+    def tool_function(*args, **kwargs):
+        # The recording function: the call bound to the parameters as Python binds it.
+        return recorder.record(signature_.bind(*args, **kwargs).arguments)
+
+    tool_function.__signature__ = signature_
+    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
+    tool_function.__name__ = tool_function.__qualname__ = name
+    tool_function.__doc__ = description if isinstance(description, str) else None
+    try:
+        tool = function_tool(tool_function, name_override=name)
+    except Exception as why:  # the SDK's UserError for a schema strict mode cannot state, say
+        raise protocol.Unsupported(f"function_tool refused the function: {type(why).__name__}: {why}") from None
+    return tool, recorder
+
+
+# ---------------------------------------------------------------------------------------------
+# The runtime behind protocol.Session.
+
+
+class Runtime:
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.tools = {}  # name -> (FunctionTool, Recorder)
+        self.refused = {}  # name -> why it could not be registered
+        self.scratch = {}  # schema text -> (tool, recorder) or why not
+        self.counter = 0
+
+    def close(self):
+        self.loop.close()
+
+    def register(self, tools):
+        self.tools, self.refused = {}, {}
+        for tool in tools:
+            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or "input_schema" not in tool:
+                raise protocol.Failure("a tool needs a string name and an input_schema")
+            try:
+                self.tools[tool["name"]] = build_tool(
+                    tool["name"], tool.get("description"), json.loads(dumps(tool["input_schema"]))
+                )
+            except protocol.Unsupported as why:
+                self.refused[tool["name"]] = str(why)  # the other tools still register
+
+    def entry(self, name):
+        if name in self.refused:
+            raise protocol.Unsupported(self.refused[name])
+        if name not in self.tools:
+            raise protocol.Failure(f"no tool named {name!r} is registered")
+        return self.tools[name]
+
+    def describe(self, tool, view):
+        # The one schema the SDK publishes: the strict JSON schema it sends the model.
+        return snapshot(self.entry(tool)[0].params_json_schema)
+
+    def call(self, tool, recorder, arguments):
+        """The model's tool call as the Runner makes it: on_invoke_tool(ToolContext, JSON text).
+        Returns (what the function received per run, the caller's error or None)."""
+        text = dumps(arguments)  # the arguments as the model sends them: exact digits, key order
+        recorder.calls, recorder.unreadable = [], None
+        context = ToolContext(context=None, tool_name=tool.name, tool_call_id="call_1", tool_arguments=text)
+        try:
+            output = self.loop.run_until_complete(tool.on_invoke_tool(context, text))
+        except Exception as why:  # raised to the Runner (no failure error function took it)
+            output, raised = None, why
+        else:
+            raised = None
+        if recorder.unreadable is not None:
+            raise protocol.Failure(f"the tool received a value JSON cannot carry: {recorder.unreadable}")
+        if recorder.calls:
+            return list(recorder.calls), None
+        error = {
+            "message": str(output) if raised is None else f"{type(raised).__name__}: {raised}",
+            "problems": [],  # the model gets the fixed text: it names no problem
+            "expected_fields": [],
+        }
+        return [], error
+
+    def invoke(self, transport, tool, arguments, handler):
+        if transport != "structured":
+            raise protocol.Unsupported(f"no transport {transport!r}")
+        built, recorder = self.entry(tool)
+        calls, error = self.call(built, recorder, arguments)
+        for received in calls:
+            handler(received)
+        return None if calls else error
+
+    def normalize(self, input_schema, arguments):
+        """What reaches a tool with this schema when the Runner calls it: what the function
+        received, or `rejected` with the text the model got when the SDK refused the call."""
+        key = dumps(input_schema)
+        if key not in self.scratch:
+            self.counter += 1
+            try:
+                self.scratch[key] = build_tool(f"normalize_{self.counter}", None, json.loads(key))
+            except protocol.Unsupported as why:
+                self.scratch[key] = str(why)
+        if isinstance(self.scratch[key], str):
+            raise protocol.Unsupported(self.scratch[key])
+        built, recorder = self.scratch[key]
+        calls, error = self.call(built, recorder, arguments)
+        if calls:
+            return calls[-1]
+        raise protocol.Rejected(error)
+
+
+def implementation():
+    return protocol.Implementation(
+        name=PACKAGE,
+        version=importlib.metadata.version(PACKAGE),
+        language="python",
+        homepage="https://github.com/openai/openai-agents-python",
+        rules=["RT-TOOL-8", "PLAT-162"],
+        transports=TRANSPORTS,
+    )
+
+
+if __name__ == "__main__":
+    protocol.main(implementation(), Runtime, description=__doc__.splitlines()[0])

@@ -1,0 +1,47 @@
+# An openai-agents reproduction: one function_tool (default: strict schema) from a function whose
+# signature says the schema, called the way the Runner calls a model's tool call.
+#   python3 -m venv venv && venv/bin/pip install openai-agents==0.24.0 && venv/bin/python repro.py
+import asyncio
+import inspect
+import json
+from typing import Any, Literal, Union
+
+from agents import function_tool
+from agents.tool_context import ToolContext
+
+NAME = "__TOOL__"
+SCHEMA = json.loads(r'''__SCHEMA__''')
+ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
+TYPES = {"string": str, "integer": int, "number": float, "boolean": bool, "null": type(None), "array": list, "object": dict}
+
+
+def annotation(schema):  # the root parameters' annotations, as a user writes them
+    if "enum" in schema or "const" in schema:
+        return Literal[tuple(schema["enum"] if "enum" in schema else [schema["const"]])]
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return Union[tuple(TYPES[k] for k in kind)]
+    return TYPES.get(kind, Any)
+
+
+NOT_SENT = object()
+required = SCHEMA.get("required", [])
+parameters = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation(sub),
+                      default=inspect.Parameter.empty if name in required else NOT_SENT)
+    for name, sub in SCHEMA.get("properties", {}).items()
+]
+
+
+def handler(**kwargs):
+    print("the tool received:", {k: v for k, v in kwargs.items() if v is not NOT_SENT})
+    return "ok"
+
+
+handler.__signature__ = inspect.Signature(parameters)
+handler.__annotations__ = {p.name: p.annotation for p in parameters}
+handler.__name__ = NAME
+tool = function_tool(handler)
+print("published schema:", json.dumps(tool.params_json_schema))
+context = ToolContext(context=None, tool_name=NAME, tool_call_id="call_1", tool_arguments=ARGUMENTS_TEXT)
+print("the model gets:", asyncio.run(tool.on_invoke_tool(context, ARGUMENTS_TEXT)))
