@@ -319,9 +319,14 @@ class Protocol(unittest.TestCase):
         self.assertEqual(answers[3]["error"]["problems"][0]["kind"], "missing_required")
         self.assertEqual(answers[3]["error"]["problems"][0]["field"], "title")
         self.assertEqual(answers[5]["input_schema"]["properties"]["a.b"]["type"], "integer")
-        # Optional[str]: the pre-parse decodes the text, validation refuses the list, and normalize
-        # answers with what the pre-parse made of the arguments.
-        self.assertEqual(answers[6], {"seq": 6, "arguments": {"n": [1]}})
+        # Optional[str]: the pre-parse decodes the text and validation refuses the list in the same
+        # step, so no tool ran: normalize answers rejected with the SDK's error (never the
+        # pre-parse's output), its problems read from the pydantic ValidationError.
+        self.assertEqual(set(answers[6]), {"seq", "rejected"})
+        self.assertIn("validation error", answers[6]["rejected"]["message"])
+        self.assertEqual(
+            [(p["kind"], p.get("field")) for p in answers[6]["rejected"]["problems"]], [("wrong_type", "n")]
+        )
         self.assertEqual(answers[7], {"seq": 7, "ok": True})
 
 
