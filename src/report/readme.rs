@@ -165,8 +165,10 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
         }
     }
     verdicts(&mut out, file);
+    let _ = writeln!(out, "\n## What lies behind the failures and skips\n");
+    let published = crate::report::table::Published::from_file(&inputs.name, file.clone());
+    out.push_str(&crate::report::table::reasons(&published));
     failures(&mut out, inputs, corpus);
-    skips(&mut out, file);
     out
 }
 
@@ -231,7 +233,8 @@ pub fn statuses(counts: &Counts) -> String {
 }
 
 /// The failing and erroring cases, grouped by each clause they cite, in the standing's clause
-/// order, each group with its reasons and the reproduction of its smallest case.
+/// order, each group with its reasons and the reproduction of its smallest case (a required case
+/// when the group has one).
 fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
     let file = &inputs.standing;
     let failing: Vec<&CaseEntry> = file.cases.iter().filter(|c| c.status == "fail" || c.status == "error").collect();
@@ -321,13 +324,16 @@ fn reproduction(out: &mut String, inputs: &Inputs, corpus: &Corpus, group: &[&Ca
     let size = |(_, schema, arguments): (&str, &Value, &Value)| {
         about::json_text(schema).len() + about::json_text(arguments).len()
     };
+    // A required case before any other, then the fewest bytes sent, then the id.
     let smallest = group
         .iter()
-        .filter_map(|c| what_is_sent(corpus, &c.id).map(|sent| (size(sent), c.id.as_str(), *c, sent)))
-        .min_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    let Some((_, _, case, (tool, schema, arguments))) = smallest else {
+        .filter_map(|c| {
+            what_is_sent(corpus, &c.id).map(|sent| ((c.level != "required", size(sent), c.id.as_str()), *c, sent))
+        })
+        .min_by(|a, b| a.0.cmp(&b.0));
+    let Some((_, case, (tool, schema, arguments))) = smallest else {
         // Describe cases only (or cases the corpus no longer has): what was registered and read.
-        let case = group.iter().min_by_key(|c| c.id.as_str()).expect("a group is never empty");
+        let case = group.iter().min_by_key(|c| (c.level != "required", c.id.as_str())).expect("a group is never empty");
         let _ = writeln!(out, "\nSmallest case: {}{}.", code(&case.id), summary(case));
         match corpus.cases.iter().find(|c| c.id == case.id) {
             Some(found) => {
@@ -394,28 +400,4 @@ fn outcome(out: &mut String, case: &CaseEntry) {
         fenced("json", &expected),
         fenced("json", &actual)
     );
-}
-
-/// The skipped cases, grouped by the reason the implementation gave.
-fn skips(out: &mut String, file: &StandingFile) {
-    let mut groups: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for case in file.cases.iter().filter(|c| c.status == "skip") {
-        let entry = groups.entry(case.reason.as_deref().unwrap_or("")).or_default();
-        entry.0 += 1;
-        if case.level == "required" {
-            entry.1 += 1;
-        }
-    }
-    let _ = writeln!(out, "\n## Skipped cases\n");
-    if groups.is_empty() {
-        let _ = writeln!(out, "No case was skipped.");
-        return;
-    }
-    let mut groups: Vec<(&str, (usize, usize))> = groups.into_iter().collect();
-    groups.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(b.0)));
-    let _ = writeln!(out, "A skip is never a pass, and never in a pass fraction's denominator.\n");
-    let _ = writeln!(out, "| skipped, as the implementation said | cases | required |\n|---|---|---|");
-    for (reason, (n, required)) in groups {
-        let _ = writeln!(out, "| {} | {n} | {required} |", escape(reason));
-    }
 }

@@ -6,13 +6,18 @@
 import asyncio
 import inspect
 import json
+import logging
 import sys
+import warnings
 
-sys.path.insert(0, "examples/adapters/fastmcp")
+sys.path[:0] = ["examples/adapters/fastmcp", "adapters/python"]  # the adapter's mapping, and the kit it uses
 from schema_to_function import build_function  # noqa: E402
 from fastmcp import FastMCP  # noqa: E402
 from fastmcp.exceptions import FastMCPError  # noqa: E402
 from pydantic import ValidationError  # noqa: E402
+
+logging.disable(logging.WARNING)  # FastMCP logs every refused call; the caller's error is printed below
+warnings.filterwarnings("ignore", message=".*is not JSON serializable.*")
 
 name = __TOOL__
 schema = json.loads(__SCHEMA__)
