@@ -151,8 +151,12 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
     }
     let _ = writeln!(
         out,
-        "| files | [standing.md](standing.md), [standing.json](standing.json), \
-         [expected-failures.yaml](expected-failures.yaml) |"
+        "| files | [standing.md](standing.md), [standing.json](standing.json){} |",
+        if file.expected_failures.is_some() {
+            ", [expected-failures.yaml](expected-failures.yaml) (the run's known failures, each with its reason)"
+        } else {
+            ""
+        }
     );
     if let Some(a) = &inputs.adapter {
         let _ = writeln!(out, "\n## Choices the adapter made\n");
@@ -252,8 +256,12 @@ fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
     let _ = writeln!(
         out,
         "A case citing several clauses is in each of their groups. Each group gives what lies behind its \
-         failures (the reasons of [expected-failures.yaml](expected-failures.yaml)) and a minimal reproduction: \
-         its smallest failing case{}.",
+         failures ({}) and a minimal reproduction: its smallest failing case (a required one first){}.",
+        if file.expected_failures.is_some() {
+            "the reasons of [expected-failures.yaml](expected-failures.yaml)"
+        } else {
+            "none: the run was given no expected-failures file"
+        },
         if inputs.adapter.is_some() {
             ", the adapter's reproduction template filled with that case's schema and arguments"
         } else {
