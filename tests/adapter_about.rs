@@ -78,7 +78,8 @@ fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
         }
         match pinned(&dir, &about) {
             Some(pin) if pin == about.version => {}
-            Some(pin) => problems.push(format!("{name}: about.yaml says {} {}, the pins say {pin}", about.package, about.version)),
+            Some(pin) => problems
+                .push(format!("{name}: about.yaml says {} {}, the pins say {pin}", about.package, about.version)),
             None => problems.push(format!("{name}: the pins do not name {} ({})", about.package, about.registry)),
         }
     }

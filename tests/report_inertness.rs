@@ -492,7 +492,10 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
             repro: "repro.py".into(),
         },
         // A template of its own with fences, HTML and controls, around the placeholders.
-        template: format!("# ```\n<b>x</b> {}\nname = __TOOL__\ns = __SCHEMA__\na = __ARGUMENTS__\n````\n", injections[4]),
+        template: format!(
+            "# ```\n<b>x</b> {}\nname = __TOOL__\ns = __SCHEMA__\na = __ARGUMENTS__\n````\n",
+            injections[4]
+        ),
     };
     let inputs = Inputs { name: "probe".into(), standing, adapter: Some(adapter), timing: None };
     let page = render(&inputs, &corpus);
@@ -500,7 +503,9 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
     let (text, links) = walk_readme(&page);
     assert_shown("README.md", &text);
     assert!(hidden_in(&text).is_empty(), "README.md shows hidden characters: {:?}", hidden_in(&text));
-    for shown in ["`` ` `` <img src=x onerror=alert(1)> <script>alert(1)</script>", "cell | split", "~~del~~", "<b>x</b>"] {
+    for shown in
+        ["`` ` `` <img src=x onerror=alert(1)> <script>alert(1)</script>", "cell | split", "~~del~~", "<b>x</b>"]
+    {
         assert!(text.contains(shown), "README.md does not show {shown:?} as text");
     }
     let mut links: Vec<&str> = links.iter().map(String::as_str).collect();

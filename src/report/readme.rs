@@ -144,7 +144,11 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
         if transports.is_empty() { "none".to_string() } else { transports.join(", ") }
     );
     let digest = file.suite.corpus.as_ref().map(|c| c.digest.as_str()).unwrap_or("");
-    let _ = writeln!(out, "| corpus | {} |", code(digest.strip_prefix("sha256:").unwrap_or(digest).get(..12).unwrap_or(digest)));
+    let _ = writeln!(
+        out,
+        "| corpus | {} |",
+        code(digest.strip_prefix("sha256:").unwrap_or(digest).get(..12).unwrap_or(digest))
+    );
     let _ = writeln!(out, "| time to a standing | {} |", timing(inputs.timing.as_ref()));
     if let Some(a) = &inputs.adapter {
         let _ = writeln!(out, "| adapter | [{}](../../{}/) |", escape(&a.folder), a.folder);
@@ -160,10 +164,8 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
     );
     if let Some(a) = &inputs.adapter {
         let _ = writeln!(out, "\n## Choices the adapter made\n");
-        let _ = writeln!(
-            out,
-            "Each shapes the numbers below; a failure that follows from one says so in its reason.\n"
-        );
+        let _ =
+            writeln!(out, "Each shapes the numbers below; a failure that follows from one says so in its reason.\n");
         for choice in &a.about.choices {
             let _ = writeln!(out, "- {}", escape(choice));
         }
@@ -179,13 +181,10 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
 /// `8.1 s at --jobs 1, 3.9 s at --jobs 4`, or why there is no figure.
 fn timing(timing: Option<&Timing>) -> String {
     match timing {
-        Some(t) if !t.runs.is_empty() => t
-            .runs
-            .iter()
-            .map(|r| format!("{:.1} s at `--jobs {}`", r.seconds, r.jobs))
-            .collect::<Vec<_>>()
-            .join(", ")
-            + " (wall time of the whole corpus, install excluded)",
+        Some(t) if !t.runs.is_empty() => {
+            t.runs.iter().map(|r| format!("{:.1} s at `--jobs {}`", r.seconds, r.jobs)).collect::<Vec<_>>().join(", ")
+                + " (wall time of the whole corpus, install excluded)"
+        }
         _ => "not measured (no timing.json)".to_string(),
     }
 }
@@ -247,12 +246,8 @@ fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
         let _ = writeln!(out, "No case failed or errored.");
         return;
     }
-    let reasons: BTreeMap<&str, &str> = file
-        .expected_failures
-        .iter()
-        .flat_map(|t| &t.expected)
-        .map(|e| (e.case.as_str(), e.reason.as_str()))
-        .collect();
+    let reasons: BTreeMap<&str, &str> =
+        file.expected_failures.iter().flat_map(|t| &t.expected).map(|e| (e.case.as_str(), e.reason.as_str())).collect();
     let _ = writeln!(
         out,
         "A case citing several clauses is in each of their groups. Each group gives what lies behind its \
@@ -278,7 +273,8 @@ fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
         }
     }
     for clause in clauses {
-        let group: Vec<&CaseEntry> = failing.iter().copied().filter(|c| c.clauses.iter().any(|x| x == clause)).collect();
+        let group: Vec<&CaseEntry> =
+            failing.iter().copied().filter(|c| c.clauses.iter().any(|x| x == clause)).collect();
         if group.is_empty() {
             continue;
         }

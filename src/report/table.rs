@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The file of `DIR` that names the folders standing in the first columns, one a line, in order
+/// The file of `DIR` that names the folders standing in the first rows, one a line, in order
 /// (`#` starts a comment); the other folders follow by name.
 pub const COLUMNS_FILE: &str = "columns.txt";
 
@@ -235,7 +235,12 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
             );
         }
         if s.rules.is_empty() {
-            let _ = writeln!(out, "| {link} | {} | {} | - | - | | | | | | |", escape(&s.implementation), escape(&transports));
+            let _ = writeln!(
+                out,
+                "| {link} | {} | {} | - | - | | | | | | |",
+                escape(&s.implementation),
+                escape(&transports)
+            );
         }
     }
     let mut digests: Vec<(String, Vec<&str>)> = Vec::new();
@@ -259,10 +264,8 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
     }
     let unexplained: usize = standings.iter().map(|s| s.unexplained().len()).sum();
     if unexplained > 0 {
-        let _ = writeln!(
-            out,
-            "\n**{unexplained} failing cases have no expected-failures reason**: see the rows' READMEs."
-        );
+        let _ =
+            writeln!(out, "\n**{unexplained} failing cases have no expected-failures reason**: see the rows' READMEs.");
     }
     out
 }
@@ -365,12 +368,24 @@ mod tests {
         ];
         let page = render("reports", &standings);
         assert!(
-            page.contains("| [reference](reference/README.md) | ref 1.0 | direct | R-1 | **conforms** | 1 | 0 | 0 | 0 | 0 | - |"),
+            page.contains(
+                "| [reference](reference/README.md) | ref 1.0 | direct | R-1 | **conforms** | 1 | 0 | 0 | 0 | 0 | - |"
+            ),
             "{page}"
         );
         assert!(page.contains("| [framework](framework/README.md) | fw 1.0 | direct | R-1 | **does not conform** | 0 | 1 | 0 | 0 | 0 | - |"), "{page}");
-        assert!(page.contains("| [other](other/README.md) | o 1.0 | direct | R-1 | **does not conform** | 0 | 0 | 1 | 0 | 0 | - |"), "{page}");
-        assert!(page.contains("| [skipper](skipper/README.md) | s 1.0 | direct | R-1 | **does not conform** | 0 | 0 | 0 | 1 | 0 | - |"), "{page}");
+        assert!(
+            page.contains(
+                "| [other](other/README.md) | o 1.0 | direct | R-1 | **does not conform** | 0 | 0 | 1 | 0 | 0 | - |"
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                "| [skipper](skipper/README.md) | s 1.0 | direct | R-1 | **does not conform** | 0 | 0 | 0 | 1 | 0 | - |"
+            ),
+            "{page}"
+        );
         assert!(page.contains("Every row ran the corpus `0123456789ab`."), "{page}");
         assert!(page.contains("**1 failing cases have no expected-failures reason**"), "{page}");
         let reasons_of = |i: usize| reasons(&standings[i]);
