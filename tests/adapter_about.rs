@@ -102,3 +102,25 @@ fn the_schema_refuses_what_the_contract_forbids() {
         assert!(About::parse(Path::new("about.yaml"), &bad).is_err(), "accepted:\n{bad}");
     }
 }
+
+/// `__TOOL__` is replaced by the tool's name verbatim, which a template may put between quotes:
+/// the corpus names every tool with letters, digits and `_` only.
+#[test]
+fn every_tool_name_in_the_corpus_can_sit_between_quotes() {
+    use tool_conformance::case::Check;
+    let corpus = tool_conformance::Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
+    let plain = |name: &str| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let mut odd = Vec::new();
+    for case in &corpus.cases {
+        let (tools, called) = match &case.check {
+            Check::Invoke { tools, tool, .. } | Check::Describe { tools, tool, .. } => (tools, tool),
+            Check::Normalize { .. } => continue,
+        };
+        for name in tools.iter().map(|t| &t.name).chain([called]) {
+            if !plain(name) {
+                odd.push(format!("{}: {name:?}", case.id));
+            }
+        }
+    }
+    assert!(odd.is_empty(), "tool names a template cannot quote as they are:\n{}", odd.join("\n"));
+}

@@ -493,7 +493,7 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
         },
         // A template of its own with fences, HTML and controls, around the placeholders.
         template: format!(
-            "# ```\n<b>x</b> {}\nname = __TOOL__\ns = __SCHEMA__\na = __ARGUMENTS__\n````\n",
+            "# ```\n<b>x</b> {}\nname = \"__TOOL__\"\ns = r'''__SCHEMA__'''\na = __ARGUMENTS__\n````\n",
             injections[4]
         ),
     };
@@ -517,5 +517,10 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
         "the README links only to what the page names"
     );
     assert!(page.contains("Minimal reproduction: "), "the page gives reproductions");
-    assert!(page.contains("name = \""), "the template is filled with string literals");
+    assert!(!page.contains("__SCHEMA__") && !page.contains("__TOOL__"), "every placeholder is filled");
+    let filled: Vec<&str> = page.lines().filter(|l| l.starts_with("s = r'''{") || l.starts_with("a = {")).collect();
+    assert!(filled.len() >= 2, "the template is filled: {filled:?}");
+    for line in filled {
+        assert!(line.chars().all(|c| (' '..='~').contains(&c)), "filled with more than printable ASCII: {line}");
+    }
 }

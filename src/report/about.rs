@@ -4,9 +4,9 @@
 //!
 //! `about.yaml`'s contract is `schemas/about.schema.json` (docs/protocol.md, "The framework
 //! adapter contract"); a file the schema refuses is an error naming the place in it, as for an
-//! expected-failures file. The reproduction template is filled by [`fill`]: each placeholder
-//! becomes one double-quoted, ASCII-only string literal ([`string_literal`]) that Python and
-//! JavaScript read as the same string.
+//! expected-failures file. The reproduction template is filled by [`fill`]: `__TOOL__` becomes
+//! the tool's name, `__SCHEMA__` and `__ARGUMENTS__` the exact JSON text of the schema and of the
+//! arguments, in printable ASCII without `'`, `` ` `` or `$` ([`json_text`]).
 
 use crate::corpus::yaml::Document;
 use crate::json::Value;
@@ -130,20 +130,18 @@ impl Timing {
     }
 }
 
-/// `text` as one double-quoted string literal in JSON's string syntax, ASCII-only: `"` and `\`
-/// escaped, the common controls as `\n`, `\t`, … and every other character outside printable
-/// ASCII as `\uXXXX` (UTF-16 code units; a lone-surrogate stand-in as the surrogate it stands
-/// for). Python and JavaScript read it as the same string.
-pub fn string_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
+/// The compact JSON text of `value` (number literals and key order as held), written in
+/// printable ASCII with no `'`, `` ` `` or `$`: each of those, and every character outside
+/// U+0020..U+007E, as a `\uXXXX` escape (UTF-16 code units; a lone-surrogate stand-in as the
+/// surrogate it stands for). Such characters only ever occur inside JSON strings, so the text is
+/// still JSON, of the same value, and it can sit unchanged inside a Python raw string
+/// (`r'''…'''`), a JavaScript `String.raw` template, or a JavaScript expression.
+pub fn json_text(value: &Value) -> String {
+    let compact = serde_json::to_string(value).unwrap_or_default();
+    let mut out = String::with_capacity(compact.len());
+    for c in compact.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
+            '\'' | '`' | '$' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
             ' '..='~' => out.push(c),
             _ => match crate::json::surrogate::stood_for(c) {
                 Some(unit) => out.push_str(&format!("\\u{unit:04x}")),
@@ -156,23 +154,16 @@ pub fn string_literal(text: &str) -> String {
             },
         }
     }
-    out.push('"');
     out
 }
 
-/// The compact JSON text of `value`: number literals and key order as held.
-pub fn json_text(value: &Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// The template with `__TOOL__`, `__SCHEMA__` and `__ARGUMENTS__` replaced, each by the
-/// [`string_literal`] of the tool's name and of the compact JSON text of the schema and of the
-/// arguments.
+/// The template with `__TOOL__` replaced by the tool's name, verbatim, and `__SCHEMA__` and
+/// `__ARGUMENTS__` by the [`json_text`] of the schema and of the arguments.
 pub fn fill(template: &str, tool: &str, schema: &Value, arguments: &Value) -> String {
     template
-        .replace("__TOOL__", &string_literal(tool))
-        .replace("__SCHEMA__", &string_literal(&json_text(schema)))
-        .replace("__ARGUMENTS__", &string_literal(&json_text(arguments)))
+        .replace("__TOOL__", tool)
+        .replace("__SCHEMA__", &json_text(schema))
+        .replace("__ARGUMENTS__", &json_text(arguments))
 }
 
 #[cfg(test)]
@@ -217,26 +208,32 @@ mod tests {
     }
 
     #[test]
-    fn literals_are_ascii_json_strings_that_read_back_exactly() {
-        let text = "a\"b\\c\n\u{1b}é\u{202e}😀`</x>";
-        let literal = string_literal(text);
-        assert!(literal.chars().all(|c| (' '..='~').contains(&c)), "{literal}");
-        assert_eq!(literal, "\"a\\\"b\\\\c\\n\\u001bé\\u202e\\ud83d\\ude00`</x>\"".replace('é', "\\u00e9"));
-        let back: String = crate::json::from_str(&literal).unwrap();
-        assert_eq!(back, text);
+    fn json_text_is_ascii_json_of_the_same_value() {
+        let value: Value = crate::json::from_str(
+            r#"{"a\"b\\c\n":"\u001bé\u202e😀`</x> it's $1","n":12345678901234567890.10,"__proto__":[true,null]}"#,
+        )
+        .unwrap();
+        let text = json_text(&value);
+        assert!(text.chars().all(|c| (' '..='~').contains(&c) && !"'`$".contains(c)), "{text}");
+        assert_eq!(
+            text,
+            r#"{"a\"b\\c\n":"\u001b\u00e9\u202e\ud83d\ude00\u0060</x> it\u0027s \u00241","n":12345678901234567890.10,"__proto__":[true,null]}"#
+        );
+        let back: Value = crate::json::from_str(&text).unwrap();
+        assert_eq!(back, value);
         let stand_in = crate::json::surrogate::stand_in(0xD800).unwrap();
-        assert_eq!(string_literal(&stand_in.to_string()), "\"\\ud800\"");
+        assert_eq!(json_text(&Value::String(stand_in.to_string())), r#""\ud800""#);
     }
 
     #[test]
-    fn fill_writes_exact_json_text_as_literals() {
+    fn fill_writes_the_name_verbatim_and_exact_json_text() {
         let schema: Value = crate::json::from_str(r#"{"type":"object","properties":{"n":{"type":"number"}}}"#).unwrap();
-        let arguments: Value = crate::json::from_str(r#"{"n":12345678901234567890.10,"__proto__":true}"#).unwrap();
-        let filled = fill("t = __TOOL__\ns = __SCHEMA__\na = __ARGUMENTS__ # __TOOL__", "a.b", &schema, &arguments);
+        let arguments: Value = crate::json::from_str(r#"{"n":1.50}"#).unwrap();
+        let template = "t = \"__TOOL__\"\ns = r'''__SCHEMA__'''\na = __ARGUMENTS__ # __TOOL__";
         assert_eq!(
-            filled,
-            "t = \"a.b\"\ns = \"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"n\\\":{\\\"type\\\":\\\"number\\\"}}}\"\n\
-             a = \"{\\\"n\\\":12345678901234567890.10,\\\"__proto__\\\":true}\" # \"a.b\""
+            fill(template, "set_label", &schema, &arguments),
+            "t = \"set_label\"\ns = r'''{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\"}}}'''\n\
+             a = {\"n\":1.50} # set_label"
         );
     }
 }

@@ -19,9 +19,9 @@ from pydantic import ValidationError  # noqa: E402
 logging.disable(logging.WARNING)  # FastMCP logs every refused call; the caller's error is printed below
 warnings.filterwarnings("ignore", message=".*is not JSON serializable.*")
 
-name = __TOOL__
-schema = json.loads(__SCHEMA__)
-arguments = json.loads(__ARGUMENTS__)
+name = "__TOOL__"
+schema = json.loads(r'''__SCHEMA__''')
+arguments = json.loads(r'''__ARGUMENTS__''')
 
 
 def record(received):

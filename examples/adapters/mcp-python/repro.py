@@ -16,9 +16,9 @@ from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
 # The private default of an optional parameter is not JSON: pydantic leaves it out of the schema.
 warnings.filterwarnings("ignore", message=".*NOT_SENT is not JSON serializable.*")
 
-name = __TOOL__
-schema = json.loads(__SCHEMA__)
-arguments = json.loads(__ARGUMENTS__)
+name = "__TOOL__"
+schema = json.loads(r'''__SCHEMA__''')
+arguments = json.loads(r'''__ARGUMENTS__''')
 
 
 def tool(**received):

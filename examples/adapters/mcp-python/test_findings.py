@@ -331,24 +331,23 @@ class Protocol(unittest.TestCase):
 
 
 class Reproduction(unittest.TestCase):
-    """repro.py, filled as `tool-conformance readme` fills it (each placeholder a JSON string
-    literal of the tool name or of the compact JSON text), runs alone and shows what the adapter
+    """repro.py, filled as `tool-conformance readme` fills it (the tool's name, and the schema and
+    arguments as exact JSON text in printable ASCII), runs alone and shows what the adapter
     measures."""
 
     def test_the_filled_template_runs(self):
-        def literal(text):
-            return json.dumps(text, ensure_ascii=True)
-
-        def compact(value):
-            return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        def json_text(value):
+            # Compact JSON in printable ASCII, with ' ` and $ escaped too, as the README fills it.
+            text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+            return text.replace("'", "\\u0027").replace("`", "\\u0060").replace("$", "\\u0024")
 
         schema = {"type": "object", "properties": {"ids": {"type": "array"}, "n": {"type": "integer"}}, "required": ["n"]}
         with open(os.path.join(HERE, "repro.py")) as template:
             filled = (
                 template.read()
-                .replace("__TOOL__", literal("t"))
-                .replace("__SCHEMA__", literal(compact(schema)))
-                .replace("__ARGUMENTS__", literal(compact({"ids": "[1]", "n": "7", "é\u202e": "&amp;"})))
+                .replace("__TOOL__", "t")
+                .replace("__SCHEMA__", json_text(schema))
+                .replace("__ARGUMENTS__", json_text({"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"}))
             )
         root = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
         done = subprocess.run(

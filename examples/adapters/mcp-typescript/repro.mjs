@@ -5,9 +5,9 @@
 import { McpServer, InMemoryTransport, fromJsonSchema } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 
-const name = __TOOL__;
-const schema = JSON.parse(__SCHEMA__);
-const args = JSON.parse(__ARGUMENTS__);
+const name = '__TOOL__';
+const schema = JSON.parse(String.raw`__SCHEMA__`);
+const args = JSON.parse(String.raw`__ARGUMENTS__`);
 
 const server = new McpServer({ name: 'repro', version: '1.0.0' }, { capabilities: { tools: {} } });
 server.registerTool(name, { inputSchema: fromJsonSchema(schema) }, async (received) => {
