@@ -122,7 +122,7 @@ impl Timing {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(AboutError { path, place: None, message: format!("cannot read: {e}") }),
         };
-        serde_json::from_str(&text).map(Some).map_err(|e| AboutError {
+        crate::json::from_str(&text).map(Some).map_err(|e| AboutError {
             path,
             place: None,
             message: format!("not a timing.json: {e}"),
