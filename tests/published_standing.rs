@@ -1,15 +1,21 @@
 //! reports/reference/ is the built-in reference's published standing, every file `--report`
 //! writes. This test runs the reference in process over the embedded corpus and fails when any
 //! committed file differs from what the run gives now, or when the folder holds a file a run no
-//! longer writes. Regenerate the folder with:
+//! longer writes (its README.md aside). Regenerate the folder with:
 //!
 //! ```sh
 //! cargo run -- run --report reports/reference
+//! cargo run -- readme reports/reference > reports/reference/README.md
 //! ```
+//!
+//! Every reports/<name>/README.md is the page `tool-conformance readme reports/<name>` makes of
+//! that folder (and of examples/adapters/<name>/about.yaml), and reports/README.md the table of
+//! them all.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use tool_conformance::report::Report;
+use tool_conformance::report::readme::{self, README_FILE};
 use tool_conformance::run::run;
 use tool_conformance::{Corpus, Reference, Selection};
 
@@ -41,7 +47,7 @@ fn reports_reference_is_current() {
     if let Ok(entries) = std::fs::read_dir(&dir) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if !written.contains(name.as_str()) {
+            if !written.contains(name.as_str()) && name != README_FILE {
                 stale.push(format!("{name} is no longer written by a run: delete it"));
             }
         }
@@ -72,4 +78,38 @@ fn reports_readme_is_the_table_of_the_published_standings() {
         .flat_map(|s| s.unexplained().into_iter().map(move |f| format!("{}: {}", s.folder, f.case)))
         .collect();
     assert!(unexplained.is_empty(), "failures without an expected-failures reason:\n{}", unexplained.join("\n"));
+}
+
+/// Every reports/<name>/README.md is what `tool-conformance readme reports/<name>` writes now.
+#[test]
+fn every_published_readme_is_current() {
+    let corpus = Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
+    let reports = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(&reports)
+        .expect("reports/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("standing.json").is_file())
+        .collect();
+    folders.sort();
+    let mut stale = Vec::new();
+    for folder in &folders {
+        let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+        let (adapter_dir, link) = readme::adapter_of(folder);
+        let inputs = readme::Inputs::load(folder, &adapter_dir, &link).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let page = readme::render(&inputs, &corpus);
+        match std::fs::read_to_string(folder.join(README_FILE)) {
+            Ok(committed) if committed == page => {}
+            Ok(_) => stale.push(format!(
+                "reports/{name}/README.md is stale: regenerate it with \
+                 `cargo run -- readme reports/{name} > reports/{name}/README.md`"
+            )),
+            Err(e) => stale.push(format!(
+                "reports/{name}/README.md is missing ({e}): write it with \
+                 `cargo run -- readme reports/{name} > reports/{name}/README.md`"
+            )),
+        }
+    }
+    assert!(folders.len() >= 3, "only {} published standings", folders.len());
+    assert!(stale.is_empty(), "{}", stale.join("\n"));
 }

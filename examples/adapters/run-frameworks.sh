@@ -16,8 +16,16 @@
 # Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
 # what lies behind a failure: a failure no entry covers, or an entry that no longer fails, makes
 # the run fail. An adapter whose install fails is reported as SKIPPED (with the install log's last
-# lines) and does not fail this script; a run that fails does. Exit 0 when every adapter that
-# installed ran as published, 1 otherwise.
+# lines) and does not fail this script; a run that fails does. "as published" is said only when
+# the new standing.json is byte for byte the published one (so `compare` finds no difference);
+# otherwise the summary says what changed: regressions, progressions, status changes, and which
+# cases' recorded details differ. Exit 0 when every adapter that installed ran as published (with
+# --check) or ran without failing (publishing), 1 otherwise.
+#
+# Publishing also measures the time to a standing: the wall time of the whole run at --jobs 1
+# (the run published) and of a second run at --jobs 4 (its report thrown away), written to
+# reports/<name>/timing.json; and it regenerates reports/<name>/README.md
+# (`tool-conformance readme`). --check writes neither: time is not deterministic.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -26,7 +34,7 @@ names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -95,6 +103,32 @@ command_of() {
   printf '%s' "${line//\{dir\}/examples/adapters/$1}"
 }
 
+# elapsed START: the seconds since START (a `date +%s.%N`), with one decimal.
+elapsed() {
+  awk -v start="$1" -v now="$(date +%s.%N)" 'BEGIN { printf "%.1f", now - start }'
+}
+
+# what_changed OLD NEW COMPARE_OUTPUT: one line saying how two standing.json files differ: the
+# cases compare counts (progressions, changes, new, gone), else which blocks and how many cases'
+# recorded details (expected, actual, reasons) differ, with the first few ids.
+what_changed() {
+  python3 - "$1" "$2" "$3" <<'PY' 2>/dev/null || echo "the files differ (python3 is needed to say how)"
+import json, re, sys
+old, new = (json.load(open(p)) for p in sys.argv[1:3])
+said = [l for l in open(sys.argv[3]).read().splitlines() if re.match(r"^[1-9][0-9]* (regression|progression|other change|new case|gone case)", l)]
+parts = [", ".join(l.rstrip(":") for l in said)] if said else []
+blocks = [k for k in ("suite", "implementation", "standing", "expected_failures") if old.get(k) != new.get(k)]
+if blocks:
+    parts.append("blocks " + ", ".join(blocks) + " differ")
+before = {c["id"]: c for c in old.get("cases", [])}
+details = [c["id"] for c in new.get("cases", []) if c["id"] in before and before[c["id"]] != c]
+if details:
+    keys = sorted({k for c in new["cases"] if c["id"] in details for k in set(c) | set(before[c["id"]]) if c.get(k) != before[c["id"]].get(k)})
+    parts.append(f"{len(details)} cases differ in {', '.join(keys)} (first: {', '.join(details[:3])})")
+print("; ".join(parts) or "only the bytes differ")
+PY
+}
+
 summary=()
 failed=false
 for name in "${names[@]}"; do
@@ -124,10 +158,12 @@ for name in "${names[@]}"; do
   # What was published before this run, to say whether anything changed (in either mode).
   previous="$scratch/$name-previous.json"
   [ -f "$published/standing.json" ] && cp "$published/standing.json" "$previous"
-  args=(run --stdio "$(command_of "$name")" --start-timeout 60s --color never --report "$out")
+  args=(run --stdio "$(command_of "$name")" --start-timeout 60s --color never)
   [ -f "$published/expected-failures.yaml" ] && args+=(--expected-failures "$published/expected-failures.yaml")
-  "$TOOL_CONFORMANCE" "${args[@]}" >"$scratch/$name-run.txt" 2>&1
+  started=$(date +%s.%N)
+  "$TOOL_CONFORMANCE" "${args[@]}" --jobs 1 --report "$out" >"$scratch/$name-run.txt" 2>&1
   code=$?
+  serial=$(elapsed "$started")
   # The standing tables and the closing lines: the whole output is in the report folder.
   grep -E '^(RT-TOOL-8|PLAT-162):|^Expected failures|^  (STALE|NEW)|^[0-9]+ cases' "$scratch/$name-run.txt" | sed 's/^/  /'
   verdict="as published"
@@ -143,15 +179,35 @@ for name in "${names[@]}"; do
       verdict="published for the first time"
     fi
   elif ! "$TOOL_CONFORMANCE" compare --color never "$previous" "$out/standing.json" >"$scratch/$name-compare.txt" 2>&1; then
-    verdict="REGRESSED against the published standing.json"
+    verdict="REGRESSED against the published standing.json: $(what_changed "$previous" "$out/standing.json" "$scratch/$name-compare.txt")"
     sed 's/^/  /' "$scratch/$name-compare.txt"
     $check && verdict="FAILED: $verdict" && failed=true
   elif ! cmp -s "$previous" "$out/standing.json"; then
-    verdict="CHANGED: no regression, but standing.json differs from the published one"
-    sed 's/^/  /' "$scratch/$name-compare.txt"
-    diff <(tr ',' '\n' <"$previous") <(tr ',' '\n' <"$out/standing.json") | head -n 20 | sed 's/^/  /'
+    verdict="CHANGED: no regression, but standing.json differs from the published one: $(what_changed "$previous" "$out/standing.json" "$scratch/$name-compare.txt")"
+    sed -n '/^[1-9][0-9]* \(progression\|other change\|new case\|gone case\)/,$p' "$scratch/$name-compare.txt" | grep -v '^$' | head -n 20 | sed 's/^/  /'
     if $check; then
       verdict="FAILED: $verdict (regenerate with $0 $name)"
+      failed=true
+    fi
+  fi
+  if ! $check && [ "$code" -eq 0 ]; then
+    # The time to a standing: the run above at --jobs 1, and one at --jobs 4 for its time alone.
+    started=$(date +%s.%N)
+    "$TOOL_CONFORMANCE" "${args[@]}" --jobs 4 --report "$scratch/$name-jobs4" >"$scratch/$name-run4.txt" 2>&1
+    code4=$?
+    parallel=$(elapsed "$started")
+    if [ "$code4" -eq 0 ]; then
+      printf '{"runs": [{"jobs": 1, "seconds": %s}, {"jobs": 4, "seconds": %s}]}\n' "$serial" "$parallel" >"$published/timing.json"
+    else
+      printf '{"runs": [{"jobs": 1, "seconds": %s}]}\n' "$serial" >"$published/timing.json"
+      echo "  the timing run at --jobs 4 failed (exit $code4); timing.json has the --jobs 1 run only"
+    fi
+    echo "  time to a standing: ${serial} s at --jobs 1, ${parallel} s at --jobs 4"
+    if "$TOOL_CONFORMANCE" readme "$published" >"$scratch/$name-README.md" 2>"$scratch/$name-readme.txt"; then
+      mv "$scratch/$name-README.md" "$published/README.md"
+      echo "  $published/README.md regenerated"
+    else
+      echo "  FAILED to write $published/README.md:"; sed 's/^/  /' "$scratch/$name-readme.txt"
       failed=true
     fi
   fi

@@ -81,6 +81,21 @@ enum Command {
     /// Print, as Markdown, the side-by-side table of the standings published in DIR (every
     /// DIR/<name>/standing.json); exit 1 when a failure has no expected-failures reason.
     Table(TableArgs),
+    /// Print, as Markdown, the page of one published standing (reports/<name>/README.md): what it
+    /// measures (from the adapter's about.yaml and reproduction template, and timing.json), the
+    /// verdict per rule, and the failures grouped by clause with a minimal reproduction each.
+    Readme(ReadmeArgs),
+}
+
+#[derive(Args)]
+struct ReadmeArgs {
+    /// The folder of one published standing, e.g. reports/mcp-python.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// The adapter folder whose about.yaml describes it (default: examples/adapters/<name> beside
+    /// the folder that holds DIR); a folder without about.yaml describes no adapter.
+    #[arg(long, value_name = "ADAPTER_DIR")]
+    adapter: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -247,6 +262,7 @@ pub fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Compare(args) => compare(args),
         Command::Table(args) => table(args),
+        Command::Readme(args) => readme(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -370,6 +386,19 @@ fn compare(args: &CompareArgs) -> Result<u8> {
     }
     print_maybe_colored(|| regression::render(&comparison, false), || regression::render(&comparison, true));
     Ok(if comparison.has_regression() { exit::NONCONFORMING } else { exit::CONFORMS })
+}
+
+fn readme(args: &ReadmeArgs) -> Result<u8> {
+    use tool_conformance::report::readme;
+    let (default_dir, default_link) = readme::adapter_of(&args.dir);
+    let (adapter_dir, link) = match &args.adapter {
+        Some(dir) => (dir.clone(), dir.to_string_lossy().trim_end_matches('/').to_string()),
+        None => (default_dir, default_link),
+    };
+    let inputs = readme::Inputs::load(&args.dir, &adapter_dir, &link)?;
+    let corpus = Corpus::embedded()?;
+    out!("{}", readme::render(&inputs, &corpus));
+    Ok(exit::CONFORMS)
 }
 
 fn table(args: &TableArgs) -> Result<u8> {

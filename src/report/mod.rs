@@ -6,16 +6,21 @@
 //!   `schemas/report.schema.json`);
 //! - [`junit`]: `junit.xml`, a testsuite per rule and a testcase per case, for CI;
 //! - [`html`]: `standing.html`, one self-contained page;
-//! - [`badge`]: `badge-<rule>.json`, shields.io endpoint badges.
+//! - [`badge`]: `badge-<rule>.json`, shields.io endpoint badges;
+//! - [`table`]: the table of the standings published side by side (`reports/README.md`);
+//! - [`readme`]: one published standing's page (`reports/<name>/README.md`), with what it
+//!   measures ([`about`]: an adapter's `about.yaml`, its reproduction template, `timing.json`).
 //!
 //! Reports are deterministic: the same implementation and corpus give the same bytes (no
 //! timestamps, cases in corpus order).
 
+pub mod about;
 pub mod badge;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod readme;
 pub mod table;
 pub mod terminal;
 

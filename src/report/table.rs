@@ -1,6 +1,8 @@
-//! The side-by-side table of published standings (`tool-conformance table DIR`): every
-//! `DIR/<name>/standing.json` in one Markdown page, a column per implementation and a row per
-//! clause, then, per implementation, what lies behind its failures and skips.
+//! The table of published standings (`tool-conformance table DIR`): every
+//! `DIR/<name>/standing.json` in one Markdown page, a row per implementation and rule with the
+//! verdict and the required cases counted apart (pass, fail, error, skip, not applicable), each
+//! row linked to the implementation's `README.md` ([`crate::report::readme`]), which holds the
+//! per-clause detail and what lies behind each failure ([`reasons`]).
 //!
 //! The page is generated, never written by hand: `reports/README.md` is this module's output for
 //! `reports/`, and a test fails while the two differ. The standings are read leniently (only ids,
@@ -8,14 +10,15 @@
 //!
 //! What lies behind a failure is the reason of the expected-failures entry that covers it: a run
 //! given `--expected-failures FILE` records, in `standing.json`, each failing case with the reason
-//! of its entry. The page groups failing cases by that reason, one sentence each, and counts the
-//! failures no entry explains. Skips are grouped by the reason the implementation gave.
+//! of its entry. [`reasons`] groups failing cases by that reason, one sentence each, and counts
+//! the failures no entry explains; skips are grouped by the reason the implementation gave.
 //!
-//! The columns stand in the order `DIR/columns.txt` gives (in `reports/`: the built-in reference,
+//! The rows stand in the order `DIR/columns.txt` gives (in `reports/`: the built-in reference,
 //! then the example adapter), then by folder name.
 
 use crate::case::Level;
 use crate::report::cell;
+use crate::report::markdown::escape;
 use crate::standing::Counts;
 use crate::standing::file::{StandingFile, StandingFileErrorKind};
 use serde_json::Value;
@@ -23,12 +26,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The file of `DIR` that names the folders standing in the first columns, one a line, in order
+/// The file of `DIR` that names the folders standing in the first rows, one a line, in order
 /// (`#` starts a comment); the other folders follow by name.
 pub const COLUMNS_FILE: &str = "columns.txt";
-
-/// How many distinct skip reasons a section lists before it sums up the rest.
-const SKIP_REASONS_SHOWN: usize = 8;
 
 /// One implementation's published standing, as the table reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,6 +186,11 @@ fn first_columns(dir: &Path) -> Result<Vec<String>, TableError> {
 }
 
 /// The Markdown page for these standings. `dir` is how the page names the folder they came from.
+///
+/// One row per implementation and rule, with the verdict and the required cases counted apart:
+/// pass, fail, error, skip and not applicable; each row links to the implementation's
+/// `README.md` ([`crate::report::readme`]), which has the per-clause detail and what lies behind
+/// each failure.
 pub fn render(dir: &str, standings: &[Published]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Published standings\n");
@@ -196,139 +201,119 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
     );
     let _ = writeln!(
         out,
-        "Each column is one implementation's `standing.json` in this folder, as a run with `--report` \
-         wrote it. A cell counts the required cases of a clause: passed/judged (judged: passed, failed or \
-         errored), then failures, errors and skips (a skip is a case the implementation declined as \
-         `unsupported`, or whose answer could not show what it checks: never a pass, and never in the \
-         denominator); `N n/a` when no case applied (its rule, a rule it needs, or its transports are not \
-         claimed). Below the tables, each implementation's failures are grouped by what lies behind \
-         them.\n"
+        "Each row is one implementation's verdict on one rule, from its `standing.json` in this folder. The \
+         counts are of the rule's required cases: pass, fail, error, skip (declined as `unsupported`, or an \
+         answer that could not show what the case checks: never a pass) and n/a (not applicable: the rule, \
+         a rule it needs, or every transport it calls on is not claimed; never a pass either). \
+         `interpretation` counts the cases that read an open point of the rule one way (passed/judged); they \
+         never decide a verdict. Each implementation's README says what its standing measures (package, API \
+         path, the adapter's choices, time to a standing) and gives its failures by clause, each with a \
+         minimal reproduction.\n"
     );
     if standings.is_empty() {
         let _ = writeln!(out, "No standing has been published here yet.");
         return out;
     }
-    let header = |out: &mut String, first: &str| {
-        let _ = write!(out, "| {first} |");
-        for s in standings {
-            let _ = write!(out, " [{}]({}/standing.md) |", s.folder, s.folder);
-        }
-        let _ = write!(out, "\n|---|");
-        for _ in standings {
-            let _ = write!(out, "---|");
-        }
-        out.push('\n');
-    };
-    let row = |out: &mut String, label: &str, cells: Vec<String>| {
-        let _ = writeln!(out, "| {label} | {} |", cells.join(" | "));
-    };
-    header(&mut out, "");
-    row(&mut out, "implementation", standings.iter().map(|s| escape(&s.implementation)).collect());
-    row(&mut out, "transports claimed", standings.iter().map(|s| s.transports.join(", ")).collect());
-    let digests: Vec<String> = standings.iter().map(|s| short_digest(&s.corpus_digest)).collect();
-    row(&mut out, "corpus", digests);
-    let mut rules: Vec<&str> = Vec::new();
+    let _ = writeln!(
+        out,
+        "| standing | implementation and version | transports | rule | verdict | pass | fail | error | skip | n/a | interpretation |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
     for s in standings {
-        for r in &s.rules {
-            if !rules.contains(&r.rule.as_str()) {
-                rules.push(&r.rule);
-            }
+        let link = format!("[{}]({}/README.md)", escape(&s.folder), s.folder);
+        let transports = if s.transports.is_empty() { "none".to_string() } else { s.transports.join(", ") };
+        for rule in &s.rules {
+            let _ = writeln!(
+                out,
+                "| {link} | {} | {} | {} | **{}** | {} | {} |",
+                escape(&s.implementation),
+                escape(&transports),
+                escape(&rule.rule),
+                escape(&rule.verdict.replace('_', " ")),
+                crate::report::readme::statuses(&rule.totals),
+                cell(&rule.totals, Level::Interpretation)
+            );
         }
-    }
-    for rule in rules {
-        let _ = writeln!(out, "\n## {rule}\n");
-        header(&mut out, "clause");
-        fn of<'a>(s: &'a Published, rule: &str) -> Option<&'a PublishedRule> {
-            s.rules.iter().find(|r| r.rule == rule)
-        }
-        row(
-            &mut out,
-            "**verdict**",
-            standings
-                .iter()
-                .map(|s| of(s, rule).map(|r| format!("**{}**", r.verdict.replace('_', " "))).unwrap_or("-".into()))
-                .collect(),
-        );
-        let mut clauses: Vec<&str> = Vec::new();
-        for s in standings {
-            for (clause, _) in of(s, rule).map(|r| r.clauses.as_slice()).unwrap_or_default() {
-                if !clauses.contains(&clause.as_str()) {
-                    clauses.push(clause);
-                }
-            }
-        }
-        for clause in clauses {
-            let cells = standings
-                .iter()
-                .map(|s| {
-                    of(s, rule)
-                        .and_then(|r| r.clauses.iter().find(|(c, _)| c == clause))
-                        .map(|(_, counts)| cell(counts, Level::Required))
-                        .unwrap_or("-".into())
-                })
-                .collect();
-            row(&mut out, clause, cells);
-        }
-        for (label, level) in [
-            ("all required", Level::Required),
-            ("interpretation", Level::Interpretation),
-            ("informational", Level::Informational),
-        ] {
-            row(
-                &mut out,
-                label,
-                standings.iter().map(|s| of(s, rule).map(|r| cell(&r.totals, level)).unwrap_or("-".into())).collect(),
+        if s.rules.is_empty() {
+            let _ = writeln!(
+                out,
+                "| {link} | {} | {} | - | - | | | | | | |",
+                escape(&s.implementation),
+                escape(&transports)
             );
         }
     }
-    let _ = writeln!(out, "\n## What lies behind each failure and skip");
+    let mut digests: Vec<(String, Vec<&str>)> = Vec::new();
     for s in standings {
-        let _ = writeln!(out, "\n### {}: {}\n", s.folder, escape(&s.implementation));
-        if s.failures.is_empty() && s.skips.is_empty() {
-            let _ = writeln!(out, "Every case ran, and none failed.");
-            continue;
+        let digest = short_digest(&s.corpus_digest);
+        match digests.iter_mut().find(|(d, _)| *d == digest) {
+            Some((_, folders)) => folders.push(&s.folder),
+            None => digests.push((digest, vec![&s.folder])),
         }
+    }
+    match digests.as_slice() {
+        [(digest, _)] => {
+            let _ = writeln!(out, "\nEvery row ran the corpus {digest}.");
+        }
+        _ => {
+            let _ = writeln!(out, "\nThe rows ran different corpora, so their counts are not comparable:\n");
+            for (digest, folders) in &digests {
+                let _ = writeln!(out, "- {digest}: {}", escape(&folders.join(", ")));
+            }
+        }
+    }
+    let unexplained: usize = standings.iter().map(|s| s.unexplained().len()).sum();
+    if unexplained > 0 {
+        let _ =
+            writeln!(out, "\n**{unexplained} failing cases have no expected-failures reason**: see the rows' READMEs.");
+    }
+    out
+}
+
+/// What lies behind one implementation's failures and skips, as Markdown tables: the failing
+/// cases grouped by the reason of the expected-failures entry covering them (with their count
+/// and clauses), then the skipped cases grouped by the reason the implementation gave.
+pub fn reasons(s: &Published) -> String {
+    let mut out = String::new();
+    if s.failures.is_empty() && s.skips.is_empty() {
+        let _ = writeln!(out, "Every case ran, and none failed.");
+        return out;
+    }
+    if !s.failures.is_empty() {
+        let _ = writeln!(out, "| failures | cases | clauses |\n|---|---|---|");
+        let mut groups: Vec<(String, Vec<&PublishedFailure>)> = Vec::new();
+        for f in &s.failures {
+            let reason = f
+                .explained
+                .as_deref()
+                .map(escape)
+                .unwrap_or_else(|| "**Not explained**: no expected-failures entry covers these.".into());
+            match groups.iter_mut().find(|(r, _)| *r == reason) {
+                Some((_, cases)) => cases.push(f),
+                None => groups.push((reason, vec![f])),
+            }
+        }
+        groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+        for (reason, cases) in groups {
+            let mut clauses: Vec<&str> = cases.iter().flat_map(|f| f.clauses.iter().map(String::as_str)).collect();
+            clauses.sort_unstable();
+            clauses.dedup();
+            let _ = writeln!(out, "| {reason} | {} | {} |", case_count(&cases), escape(&clauses.join(", ")));
+        }
+    }
+    if !s.skips.is_empty() {
+        let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, reason) in &s.skips {
+            *groups.entry(reason.as_str()).or_default() += 1;
+        }
+        let mut groups: Vec<(&str, usize)> = groups.into_iter().collect();
+        groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         if !s.failures.is_empty() {
-            let _ = writeln!(out, "| failures | cases | clauses |\n|---|---|---|");
-            let mut groups: Vec<(String, Vec<&PublishedFailure>)> = Vec::new();
-            for f in &s.failures {
-                let reason = f
-                    .explained
-                    .clone()
-                    .unwrap_or_else(|| "**Not explained**: no expected-failures entry covers these.".into());
-                match groups.iter_mut().find(|(r, _)| *r == reason) {
-                    Some((_, cases)) => cases.push(f),
-                    None => groups.push((reason, vec![f])),
-                }
-            }
-            groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
-            for (reason, cases) in groups {
-                let mut clauses: Vec<&str> = cases.iter().flat_map(|f| f.clauses.iter().map(String::as_str)).collect();
-                clauses.sort_unstable();
-                clauses.dedup();
-                let _ = writeln!(out, "| {} | {} | {} |", escape(&reason), case_count(&cases), clauses.join(", "));
-            }
+            out.push('\n');
         }
-        if !s.skips.is_empty() {
-            let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
-            for (_, reason) in &s.skips {
-                *groups.entry(reason.as_str()).or_default() += 1;
-            }
-            let mut groups: Vec<(&str, usize)> = groups.into_iter().collect();
-            groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-            let _ = writeln!(out, "\n| skipped, as the implementation said | cases |\n|---|---|");
-            for (reason, n) in groups.iter().take(SKIP_REASONS_SHOWN) {
-                let _ = writeln!(out, "| {} | {n} |", escape(reason));
-            }
-            if groups.len() > SKIP_REASONS_SHOWN {
-                let rest: usize = groups[SKIP_REASONS_SHOWN..].iter().map(|(_, n)| n).sum();
-                let _ = writeln!(
-                    out,
-                    "| {} other reasons (see [standing.md]({}/standing.md)) | {rest} |",
-                    groups.len() - SKIP_REASONS_SHOWN,
-                    s.folder
-                );
-            }
+        let _ = writeln!(out, "| skipped, as the implementation said | cases |\n|---|---|");
+        for (reason, n) in groups {
+            let _ = writeln!(out, "| {} | {n} |", escape(reason));
         }
     }
     out
@@ -350,11 +335,6 @@ fn case_count(cases: &[&PublishedFailure]) -> String {
 fn short_digest(digest: &str) -> String {
     let hex = digest.strip_prefix("sha256:").unwrap_or(digest);
     format!("`{}`", hex.get(..12).unwrap_or(hex))
-}
-
-/// Text for a Markdown table cell: pipes escaped, one line.
-fn escape(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 #[cfg(test)]
@@ -379,7 +359,7 @@ mod tests {
     }
 
     #[test]
-    fn a_page_has_a_column_per_standing_and_groups_failures_by_reason() {
+    fn a_page_has_a_row_per_standing_and_rule_and_reasons_group_failures() {
         let standings = vec![
             Published::from_json("reference", &standing("ref", "pass", None)).unwrap(),
             Published::from_json("framework", &standing("fw", "fail", Some("It decodes | nothing."))).unwrap(),
@@ -389,23 +369,50 @@ mod tests {
         let page = render("reports", &standings);
         assert!(
             page.contains(
-                "| **verdict** | **conforms** | **does not conform** | **does not conform** | **does not conform** |"
+                "| [reference](reference/README.md) | ref 1.0 | direct | R-1 | **conforms** | 1 | 0 | 0 | 0 | 0 | - |"
             ),
             "{page}"
         );
-        assert!(page.contains("| R-1.a | 1/1 | 0/1, 1 fail | 0/1, 1 error | 0/0, 1 skip |"), "{page}");
-        assert!(page.contains("| corpus | `0123456789ab` |"), "{page}");
-        assert!(page.contains("| It decodes \\| nothing. | 1 (1 required) | R-1.a |"), "{page}");
+        assert!(page.contains("| [framework](framework/README.md) | fw 1.0 | direct | R-1 | **does not conform** | 0 | 1 | 0 | 0 | 0 | - |"), "{page}");
         assert!(
             page.contains(
-                "| **Not explained**: no expected-failures entry covers these. | 1 (1 required, 1 error) | R-1.a |"
+                "| [other](other/README.md) | o 1.0 | direct | R-1 | **does not conform** | 0 | 0 | 1 | 0 | 0 | - |"
             ),
             "{page}"
         );
-        assert!(page.contains("| unsupported: no way | 1 |"), "{page}");
-        assert!(page.contains("### reference: ref 1.0\n\nEvery case ran, and none failed."), "{page}");
+        assert!(
+            page.contains(
+                "| [skipper](skipper/README.md) | s 1.0 | direct | R-1 | **does not conform** | 0 | 0 | 0 | 1 | 0 | - |"
+            ),
+            "{page}"
+        );
+        assert!(page.contains("Every row ran the corpus `0123456789ab`."), "{page}");
+        assert!(page.contains("**1 failing cases have no expected-failures reason**"), "{page}");
+        let reasons_of = |i: usize| reasons(&standings[i]);
+        assert!(reasons_of(1).contains("| It decodes \\| nothing. | 1 (1 required) | R-1.a |"), "{}", reasons_of(1));
+        assert!(
+            reasons_of(2).contains(
+                "| **Not explained**: no expected-failures entry covers these. | 1 (1 required, 1 error) | R-1.a |"
+            ),
+            "{}",
+            reasons_of(2)
+        );
+        assert!(reasons_of(3).contains("| unsupported: no way | 1 |"), "{}", reasons_of(3));
+        assert_eq!(reasons_of(0), "Every case ran, and none failed.\n");
         assert_eq!(standings[2].unexplained().len(), 1);
         assert!(standings[1].unexplained().is_empty());
+    }
+
+    #[test]
+    fn rows_with_different_corpora_say_so() {
+        let mut other = standing("b", "pass", None);
+        other["suite"]["corpus"]["digest"] = json!("sha256:ffffffffffffffffffff");
+        let standings = vec![
+            Published::from_json("a", &standing("a", "pass", None)).unwrap(),
+            Published::from_json("b", &other).unwrap(),
+        ];
+        let page = render("reports", &standings);
+        assert!(page.contains("not comparable:\n\n- `0123456789ab`: a\n- `ffffffffffff`: b\n"), "{page}");
     }
 
     #[test]

@@ -129,6 +129,18 @@ pub struct CaseEntry {
     /// For an observed case: the behaviour seen (`None` for other).
     #[serde(default)]
     pub behaviour: Option<String>,
+    /// What the case checks, in one line.
+    #[serde(default)]
+    pub summary: Option<String>,
+    /// For a failed case: what was checked (`invoke on direct`, `arguments reaching the tool`).
+    #[serde(default)]
+    pub check: Option<String>,
+    /// For a failed case: what was expected.
+    #[serde(default)]
+    pub expected: Option<crate::json::Value>,
+    /// For a failed case: what happened instead.
+    #[serde(default)]
+    pub actual: Option<crate::json::Value>,
 }
 
 /// The expected-failures triage.

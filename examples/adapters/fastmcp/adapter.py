@@ -464,8 +464,8 @@ class Runtime:
             error = self.loop.run(self.direct(self.scratch, name, to_framework(arguments)))
         finally:
             self.slot = None
-        if error is not None:
-            raise protocol.Rejected({"message": error["message"]})
+        if error is not None:  # refused in one step, before the tool ran: the caller's error, whole
+            raise protocol.Rejected({"message": error["message"], "problems": error["problems"]})
         if len(seen) != 1:
             raise protocol.Failure(f"the tool ran {len(seen)} times")
         return from_framework(seen[0][1])

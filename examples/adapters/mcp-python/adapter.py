@@ -475,14 +475,6 @@ class Registry:
             if not cursor:
                 raise protocol.Failure(f"tools/list does not list {name!r}")
 
-    def pre_parsed(self, name, arguments):
-        """What the SDK's argument repair alone makes of the arguments: `func_metadata`'s
-        pre-parse (`FuncMetadata.pre_parse_json`), the step before validation."""
-        tool = self.server._tool_manager.get_tool(name)
-        if tool is None:
-            raise protocol.Failure(f"the tool manager has no tool {name!r}")
-        return tool.fn_metadata.pre_parse_json(arguments)
-
     def held_schema(self, name):
         """The schema the server-side Tool object holds, what it hands a provider (`Tool.parameters`;
         MCPServer has no public accessor for its tool manager, so this reads `_tool_manager`)."""
@@ -580,9 +572,11 @@ class Runtime:
         return dict(error, expected_fields=[])  # the SDK's errors list no expected fields
 
     def normalize(self, input_schema, arguments):
-        """What the SDK makes of the arguments for a scratch tool with this schema, called
-        directly (Tool.run): what the function received when the call ran; when validation refused
-        it, the output of the SDK's own repair step, the pre-parse, which is what validation saw."""
+        """What reaches a scratch tool with this schema, called directly (Tool.run): what the
+        function received when the call ran. When the SDK refused the call (its pre-parse and
+        validation are one step, before any tool runs), the answer is `rejected` with the error the
+        caller got, never the pre-parse's output, which no tool received (the framework adapter
+        contract, docs/protocol.md)."""
         if self.scratch is None:
             self.scratch = Registry("scratch")
         self.counter += 1
@@ -594,16 +588,7 @@ class Runtime:
                 return calls[-1]
             if error is None:
                 raise protocol.Failure("the SDK reported success, but the tool function did not run")
-            try:
-                sdk_arguments = wire_arguments(name, arguments)
-            except pydantic.ValidationError:  # refused before the tool manager saw it
-                raise protocol.Rejected(error) from None
-            if not isinstance(sdk_arguments, dict):  # the pre-parse takes an object only
-                raise protocol.Rejected(error)
-            try:
-                return snapshot(self.scratch.pre_parsed(name, sdk_arguments))
-            except NotJson as why:
-                raise protocol.Failure(f"the pre-parse made a value JSON cannot carry: {why}") from None
+            raise protocol.Rejected(error)
         finally:
             self.scratch.remove(name)
 

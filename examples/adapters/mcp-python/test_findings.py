@@ -319,10 +319,43 @@ class Protocol(unittest.TestCase):
         self.assertEqual(answers[3]["error"]["problems"][0]["kind"], "missing_required")
         self.assertEqual(answers[3]["error"]["problems"][0]["field"], "title")
         self.assertEqual(answers[5]["input_schema"]["properties"]["a.b"]["type"], "integer")
-        # Optional[str]: the pre-parse decodes the text, validation refuses the list, and normalize
-        # answers with what the pre-parse made of the arguments.
-        self.assertEqual(answers[6], {"seq": 6, "arguments": {"n": [1]}})
+        # Optional[str]: the pre-parse decodes the text and validation refuses the list in the same
+        # step, so no tool ran: normalize answers rejected with the SDK's error (never the
+        # pre-parse's output), its problems read from the pydantic ValidationError.
+        self.assertEqual(set(answers[6]), {"seq", "rejected"})
+        self.assertIn("validation error", answers[6]["rejected"]["message"])
+        self.assertEqual(
+            [(p["kind"], p.get("field")) for p in answers[6]["rejected"]["problems"]], [("wrong_type", "n")]
+        )
         self.assertEqual(answers[7], {"seq": 7, "ok": True})
+
+
+class Reproduction(unittest.TestCase):
+    """repro.py, filled as `tool-conformance readme` fills it (the tool's name, and the schema and
+    arguments as exact JSON text in printable ASCII), runs alone and shows what the adapter
+    measures."""
+
+    def test_the_filled_template_runs(self):
+        def json_text(value):
+            # Compact JSON in printable ASCII, with ' ` and $ escaped too, as the README fills it.
+            text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+            return text.replace("'", "\\u0027").replace("`", "\\u0060").replace("$", "\\u0024")
+
+        schema = {"type": "object", "properties": {"ids": {"type": "array"}, "n": {"type": "integer"}}, "required": ["n"]}
+        with open(os.path.join(HERE, "repro.py")) as template:
+            filled = (
+                template.read()
+                .replace("__TOOL__", "t")
+                .replace("__SCHEMA__", json_text(schema))
+                .replace("__ARGUMENTS__", json_text({"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"}))
+            )
+        root = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+        done = subprocess.run(
+            [sys.executable, "-c", filled], cwd=root, capture_output=True, text=True, timeout=60
+        )
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stderr, "")
+        self.assertIn("the tool received: {'ids': [1], 'n': 7}", done.stdout)
 
 
 if __name__ == "__main__":

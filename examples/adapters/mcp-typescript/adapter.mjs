@@ -461,7 +461,8 @@ class Runtime {
             pair.tools.delete(name);
         }
         if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
-        throw new Rejected({ message: outcome.message });
+        // Refused in one step, before the tool ran: the caller's error, with the problems it names.
+        throw new Rejected({ message: outcome.message, problems: problemsFrom(name, outcome.message) });
     }
 
     async close() {

@@ -1,0 +1,46 @@
+"""The reproduction template of this adapter (repro.py), filled as the generated
+reports/fastmcp/README.md fills it, runs alone against the installed FastMCP.
+
+    .venv/bin/python -m unittest test_repro -v     # from this folder
+"""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Reproduction(unittest.TestCase):
+    """repro.py, filled as `tool-conformance readme` fills it (the tool's name, and the schema and
+    arguments as exact JSON text in printable ASCII), runs alone and shows what the adapter
+    measures."""
+
+    def test_the_filled_template_runs(self):
+        def json_text(value):
+            # Compact JSON in printable ASCII, with ' ` and $ escaped too, as the README fills it.
+            text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+            return text.replace("'", "\\u0027").replace("`", "\\u0060").replace("$", "\\u0024")
+
+        schema = {"type": "object", "properties": {"ids": {"type": "array"}, "n": {"type": "integer"}}, "required": ["n"]}
+        with open(os.path.join(HERE, "repro.py")) as template:
+            filled = (
+                template.read()
+                .replace("__TOOL__", "t")
+                .replace("__SCHEMA__", json_text(schema))
+                .replace("__ARGUMENTS__", json_text({"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"}))
+            )
+        root = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+        done = subprocess.run(
+            [sys.executable, "-c", filled], cwd=root, capture_output=True, text=True, timeout=60
+        )
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stderr, "")
+        self.assertIn("the caller got: 2 validation errors", done.stdout)
+        self.assertIn("Unexpected keyword argument", done.stdout)  # the name é\\u202e, kept exactly
+
+
+if __name__ == "__main__":
+    unittest.main()

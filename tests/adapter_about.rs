@@ -1,0 +1,126 @@
+//! Every framework adapter says what its standing measures (docs/protocol.md, "The framework
+//! adapter contract"): each `examples/adapters/<name>/` installed from a registry
+//! (`install=venv` or `install=npm` in its adapter.conf) has an `about.yaml` that
+//! `schemas/about.schema.json` accepts, naming a reproduction template that exists and holds the
+//! placeholders, and pinning the version its requirements.txt or package.json pins.
+
+use std::path::{Path, PathBuf};
+use tool_conformance::report::about::{ABOUT_FILE, About};
+
+fn adapters() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/adapters");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("examples/adapters")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("adapter.conf").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// `install=` of an adapter.conf.
+fn install(dir: &Path) -> String {
+    let conf = std::fs::read_to_string(dir.join("adapter.conf")).expect("adapter.conf");
+    conf.lines()
+        .find_map(|l| l.trim().strip_prefix("install="))
+        .map(|v| v.trim_matches(['\'', '"']).to_string())
+        .unwrap_or_default()
+}
+
+/// The version `requirements.txt` (`package==version`) or `package.json` pins for `package`.
+fn pinned(dir: &Path, about: &About) -> Option<String> {
+    match about.registry.as_str() {
+        "pypi" => {
+            let text = std::fs::read_to_string(dir.join("requirements.txt")).ok()?;
+            let normalize = |name: &str| name.to_lowercase().replace(['_', '.'], "-");
+            text.lines().find_map(|line| {
+                let (name, version) = line.split_once("==")?;
+                (normalize(name.trim()) == normalize(&about.package))
+                    .then(|| version.split(['#', ';', ' ']).next().unwrap_or("").trim().to_string())
+            })
+        }
+        "npm" => {
+            let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+            let json: tool_conformance::json::Value = tool_conformance::json::from_str(&text).ok()?;
+            json["dependencies"][&about.package].as_str().map(str::to_string)
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for dir in adapters() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let kind = install(&dir);
+        if !dir.join(ABOUT_FILE).is_file() {
+            if kind == "venv" || kind == "npm" {
+                problems.push(format!("{name}: install={kind} but no {ABOUT_FILE}"));
+            }
+            continue;
+        }
+        let about = match About::load(&dir) {
+            Ok(about) => about,
+            Err(error) => {
+                problems.push(error.to_string());
+                continue;
+            }
+        };
+        checked += 1;
+        let template = std::fs::read_to_string(dir.join(&about.repro)).unwrap_or_default();
+        for placeholder in ["__TOOL__", "__SCHEMA__", "__ARGUMENTS__"] {
+            if !template.contains(placeholder) {
+                problems.push(format!("{name}: {} has no {placeholder}", about.repro));
+            }
+        }
+        match pinned(&dir, &about) {
+            Some(pin) if pin == about.version => {}
+            Some(pin) => problems
+                .push(format!("{name}: about.yaml says {} {}, the pins say {pin}", about.package, about.version)),
+            None => problems.push(format!("{name}: the pins do not name {} ({})", about.package, about.registry)),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 3, "only {checked} about.yaml files were checked");
+}
+
+#[test]
+fn the_schema_refuses_what_the_contract_forbids() {
+    let good = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\napi: add_tool\n\
+                choices: [One choice.]\nrepro: repro.py\n";
+    assert!(About::parse(Path::new("about.yaml"), good).is_ok());
+    for bad in [
+        good.replace("choices: [One choice.]", "choices: []"),
+        good.replace("choices: [One choice.]", "choices: One choice."),
+        good.replace("repro: repro.py", "repro: /tmp/repro.py"),
+        good.replace("registry: pypi", "registry: crates"),
+        good.replace("package: mcp\n", ""),
+    ] {
+        assert!(About::parse(Path::new("about.yaml"), &bad).is_err(), "accepted:\n{bad}");
+    }
+}
+
+/// `__TOOL__` is replaced by the tool's name verbatim, which a template may put between quotes:
+/// the corpus names every tool with letters, digits and `_` only.
+#[test]
+fn every_tool_name_in_the_corpus_can_sit_between_quotes() {
+    use tool_conformance::case::Check;
+    let corpus = tool_conformance::Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
+    let plain = |name: &str| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let mut odd = Vec::new();
+    for case in &corpus.cases {
+        let (tools, called) = match &case.check {
+            Check::Invoke { tools, tool, .. } | Check::Describe { tools, tool, .. } => (tools, tool),
+            Check::Normalize { .. } => continue,
+        };
+        for name in tools.iter().map(|t| &t.name).chain([called]) {
+            if !plain(name) {
+                odd.push(format!("{}: {name:?}", case.id));
+            }
+        }
+    }
+    assert!(odd.is_empty(), "tool names a template cannot quote as they are:\n{}", odd.join("\n"));
+}
