@@ -20,7 +20,7 @@ pub const TABLE: &[(u8, &str, &str)] = &[
         "run: every rule conforms, is not claimed, or had no case selected; with --expected-failures, \
          every required case that failed, errored or was skipped is listed, and no entry is stale. \
          check: the corpus is valid and every clause has a required case. compare: no regression. \
-         table: every failure has a reason",
+         table: every failing required case has a reason",
     ),
     (
         NONCONFORMING,
@@ -28,7 +28,7 @@ pub const TABLE: &[(u8, &str, &str)] = &[
         "run: some rule does not conform (a required case failed) or is incomplete (a required case \
          errored or was skipped, or a clause had no applicable required case); with \
          --expected-failures, such a case the file does not list, or a stale entry. compare: a \
-         regression. table: a failure with no expected-failures reason",
+         regression. table: a failing required case with no expected-failures reason",
     ),
     (
         USAGE,

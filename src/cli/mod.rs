@@ -79,7 +79,8 @@ enum Command {
     /// regression.
     Compare(CompareArgs),
     /// Print, as Markdown, the side-by-side table of the standings published in DIR (every
-    /// DIR/<name>/standing.json); exit 1 when a failure has no expected-failures reason.
+    /// DIR/<name>/standing.json); exit 1 when a failing required case has no expected-failures
+    /// reason.
     Table(TableArgs),
     /// Print, as Markdown, the page of one published standing (reports/<name>/README.md): what it
     /// measures (from the adapter's about.yaml and reproduction template, and timing.json), the
@@ -412,7 +413,7 @@ fn table(args: &TableArgs) -> Result<u8> {
         return Ok(exit::CONFORMS);
     }
     eprintln!(
-        "{} failing cases have no expected-failures reason (run with --expected-failures FILE):\n  {}",
+        "{} failing required cases have no expected-failures reason (run with --expected-failures FILE):\n  {}",
         unexplained.len(),
         unexplained.join("\n  ")
     );

@@ -148,9 +148,11 @@ impl Published {
         }
     }
 
-    /// The failing cases no expected-failures entry explains.
+    /// The failing or erroring required cases no expected-failures entry explains. A reason is
+    /// asked only of required cases: an interpretation or informational case fails no run, so its
+    /// entry is welcome but not demanded.
     pub fn unexplained(&self) -> Vec<&PublishedFailure> {
-        self.failures.iter().filter(|f| f.explained.is_none()).collect()
+        self.failures.iter().filter(|f| f.explained.is_none() && f.level == "required").collect()
     }
 }
 
@@ -264,8 +266,10 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
     }
     let unexplained: usize = standings.iter().map(|s| s.unexplained().len()).sum();
     if unexplained > 0 {
-        let _ =
-            writeln!(out, "\n**{unexplained} failing cases have no expected-failures reason**: see the rows' READMEs.");
+        let _ = writeln!(
+            out,
+            "\n**{unexplained} failing required cases have no expected-failures reason**: see the rows' READMEs."
+        );
     }
     out
 }
@@ -283,11 +287,10 @@ pub fn reasons(s: &Published) -> String {
         let _ = writeln!(out, "| failures | cases | clauses |\n|---|---|---|");
         let mut groups: Vec<(String, Vec<&PublishedFailure>)> = Vec::new();
         for f in &s.failures {
-            let reason = f
-                .explained
-                .as_deref()
-                .map(escape)
-                .unwrap_or_else(|| "**Not explained**: no expected-failures entry covers these.".into());
+            let reason = f.explained.as_deref().map(escape).unwrap_or_else(|| match f.level.as_str() {
+                "required" => "**Not explained**: no expected-failures entry covers these.".into(),
+                _ => "No reason given (a reason is asked only where a required case fails).".into(),
+            });
             match groups.iter_mut().find(|(r, _)| *r == reason) {
                 Some((_, cases)) => cases.push(f),
                 None => groups.push((reason, vec![f])),
@@ -387,7 +390,7 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("Every row ran the corpus `0123456789ab`."), "{page}");
-        assert!(page.contains("**1 failing cases have no expected-failures reason**"), "{page}");
+        assert!(page.contains("**1 failing required cases have no expected-failures reason**"), "{page}");
         let reasons_of = |i: usize| reasons(&standings[i]);
         assert!(reasons_of(1).contains("| It decodes \\| nothing. | 1 (1 required) | R-1.a |"), "{}", reasons_of(1));
         assert!(
@@ -401,6 +404,24 @@ mod tests {
         assert_eq!(reasons_of(0), "Every case ran, and none failed.\n");
         assert_eq!(standings[2].unexplained().len(), 1);
         assert!(standings[1].unexplained().is_empty());
+    }
+
+    #[test]
+    fn a_reason_is_asked_only_where_a_required_case_fails() {
+        let mut value = standing("fw", "fail", None);
+        value["cases"][0]["level"] = json!("interpretation");
+        let interpretation = Published::from_json("framework", &value).unwrap();
+        assert!(interpretation.unexplained().is_empty());
+        assert!(!render("reports", &[interpretation.clone()]).contains("no expected-failures reason"));
+        assert!(
+            reasons(&interpretation).contains(
+                "| No reason given (a reason is asked only where a required case fails). | 1 (0 required) | R-1.a |"
+            ),
+            "{}",
+            reasons(&interpretation)
+        );
+        let required = Published::from_json("framework", &standing("fw", "fail", None)).unwrap();
+        assert_eq!(required.unexplained().len(), 1);
     }
 
     #[test]
