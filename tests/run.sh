@@ -27,9 +27,9 @@ cargo run --quiet -- check
 cargo run --quiet -- run
 cargo run --quiet -- run --report "$(mktemp -d)/report"
 
-# The suite against every adapter in examples/adapters/ over stdio (the Python example and the
-# three real frameworks, each installed into its own environment): each must stand as
-# reports/<adapter>/ publishes it; a framework whose install fails is reported as skipped.
+# The suite against every adapter in examples/adapters/ over stdio (the Python example and each
+# real framework, each installed from its pins into its own environment, its own tests run
+# first): each must stand as reports/<adapter>/ publishes it; an install that fails fails.
 bash examples/adapters/run-frameworks.sh --check
 # A changed adapter must fail that check, an unchanged one must pass it.
 bash examples/adapters/test-run-frameworks.sh

@@ -15,11 +15,11 @@
 #
 # Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
 # what lies behind a failure: a failure no entry covers, or an entry that no longer fails, makes
-# the run fail. An adapter whose install fails is reported as SKIPPED (with the install log's last
-# lines) and does not fail this script; a run that fails does. "as published" is said only when
+# the run fail. An adapter whose install fails fails this script (with the install log's last
+# lines): a framework that could not be installed is never green. "as published" is said only when
 # the new standing.json is byte for byte the published one (so `compare` finds no difference);
 # otherwise the summary says what changed: regressions, progressions, status changes, and which
-# cases' recorded details differ. Exit 0 when every adapter that installed ran as published (with
+# cases' recorded details differ. Exit 0 when every adapter installed and ran as published (with
 # --check) or ran without failing (publishing), 1 otherwise.
 #
 # Publishing also measures the time to a standing: the wall time of the whole run at --jobs 1
@@ -135,9 +135,10 @@ for name in "${names[@]}"; do
   echo "== $name"
   log="$scratch/$name-install.log"
   if ! install "$name" "$log"; then
-    echo "SKIPPED $name: its install failed; last lines of the log:"
+    echo "FAILED $name: its install failed; last lines of the log:"
     tail -n 15 "$log" | sed 's/^/  /'
-    summary+=("SKIPPED  $name (install failed; not green)")
+    summary+=("--       $name: FAILED: its install failed")
+    failed=true
     continue
   fi
   # An adapter's own tests (test_*.py beside it: what it claims of its framework) run first.
@@ -150,6 +151,17 @@ for name in "${names[@]}"; do
       continue
     fi
     echo "  its own tests: $(grep -E '^Ran ' "$scratch/$name-tests.txt")"
+  fi
+  # A Node adapter's own tests (*.test.mjs beside it) likewise, with node's test runner.
+  if compgen -G "examples/adapters/$name/*.test.mjs" >/dev/null && [ -d "examples/adapters/$name/node_modules" ]; then
+    if ! (cd "examples/adapters/$name" && node --test) >"$scratch/$name-tests.txt" 2>&1; then
+      echo "FAILED $name: its own tests fail:"
+      tail -n 30 "$scratch/$name-tests.txt" | sed 's/^/  /'
+      summary+=("--       $name: FAILED: the adapter's own tests fail")
+      failed=true
+      continue
+    fi
+    echo "  its own tests: $(grep -E '^# (pass|fail) ' "$scratch/$name-tests.txt" | tr '\n' ' ')"
   fi
   published="reports/$name"
   out="$published"
