@@ -4,226 +4,27 @@
 // way a model's tool call reaches it: generateText() with a mock language model (MockLanguageModelV3
 // from ai/test) whose one response is a tool-call part holding the arguments as JSON text, so the
 // SDK's own tool-call parsing (JSON parsing and, when given, the schema's validate) and tool
-// execution run. What schema.mjs gives jsonSchema() is the only difference between the rows
-// ai-jsonschema (nothing: as it ships) and ai-jsonschema-validated (an Ajv validate).
+// execution run. This row's schema.mjs gives jsonSchema() an Ajv validate.
 // The protocol half is the Node adapter kit's.
+//
+// The adapter itself is ../ai-jsonschema/runtime.mjs, shared with the row ai-jsonschema; it
+// imports no package, so it runs what this file hands it: the modules this folder installed (its
+// own node_modules) and its schema.mjs, which is what differs between the two rows.
 //
 //     node adapter.mjs                      # protocol v1 on stdin and stdout; logs on stderr
 //     node adapter.mjs --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
 
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-
 import { generateText, tool, jsonSchema } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify } from 'tool-conformance-adapter';
+import * as kit from 'tool-conformance-adapter';
 
-import { schemaOptions, problemsFrom, VALIDATOR } from './schema.mjs';
+import * as schema from './schema.mjs';
+import { serveAiSdk } from '../ai-jsonschema/runtime.mjs';
 
-const ADAPTER = dirname(fileURLToPath(import.meta.url)).split(/[\\/]/).pop();
-const log = (...args) => console.error(`[${ADAPTER} adapter]`, ...args);
-const PACKAGE = 'ai';
-// structured: a model's tool call through generateText. No direct (the SDK has no call path of
-// its own besides a tool call from a model: tool.execute is the author's own function) and no
-// http (the SDK serves no tool endpoint).
-const TRANSPORTS = ['structured'];
-/** The name of the scratch tool normalize registers. */
-const SCRATCH_TOOL = 'repro';
-
-function installedVersion(name) {
-    let dir = dirname(fileURLToPath(import.meta.resolve(name)));
-    for (let i = 0; i < 8; i++) {
-        try {
-            const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-            if (meta.name === name) return meta.version;
-        } catch {
-            /* not here */
-        }
-        dir = dirname(dir);
-    }
-    return 'unknown';
-}
-
-/** JSON text of a value the handler received, taken when it ran (-0 kept, unlike JSON.stringify). */
-function snapshot(value) {
-    if (value === undefined) return 'null';
-    if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
-    if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === 'function' ? 'null' : snapshot(v))).join(',')}]`;
-    if (typeof value === 'object' && value !== null && typeof value.toJSON !== 'function') {
-        const parts = [];
-        for (const key of Object.keys(value)) {
-            const v = value[key];
-            if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-            parts.push(`${JSON.stringify(key)}:${snapshot(v)}`);
-        }
-        return `{${parts.join(',')}}`;
-    }
-    return JSON.stringify(value);
-}
-
-const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-
-/**
- * A mock model whose one response is `content` (a tool call, or text); it keeps the tool
- * definitions the SDK handed it, which are what a real provider would be sent.
- */
-function mockModel(content) {
-    const seen = { tools: undefined };
-    const model = new MockLanguageModelV3({
-        doGenerate: async (options) => {
-            seen.tools = options.tools;
-            return {
-                content,
-                finishReason: { unified: content.some((c) => c.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined },
-                usage: USAGE,
-                warnings: [],
-            };
-        },
-    });
-    return { model, seen };
-}
-
-/** A set of tools made the way an app author makes them, each with a recording execute. */
-class Registry {
-    constructor() {
-        this.tools = {}; // name -> ai tool
-        this.records = new Map(); // name -> { calls }
-    }
-
-    add(name, description, schema) {
-        const record = { calls: [], onCall: null };
-        const definition = {
-            inputSchema: jsonSchema(schema, schemaOptions(schema)),
-            execute: async (input) => {
-                const text = snapshot(input);
-                record.calls.push(text);
-                record.onCall?.(text);
-                return 'ok';
-            },
-        };
-        if (description !== undefined) definition.description = description;
-        let made;
-        try {
-            made = tool(definition);
-        } catch (why) {
-            throw new Unsupported(`tool() refused ${name}: ${why?.message ?? why}`);
-        }
-        Object.defineProperty(this.tools, name, { value: made, enumerable: true, writable: true, configurable: true });
-        this.records.set(name, record);
-    }
-
-    record(name) {
-        const record = this.records.get(name);
-        if (!record) throw new Failure(`no tool named ${JSON.stringify(name)} is registered`);
-        return record;
-    }
-
-    /**
-     * One model turn whose response is a tool call of `name` with `argumentsText` as its input
-     * (the JSON text a provider sends), run by generateText. Returns {handlerCalls, received?,
-     * error?}: the error is the one the SDK reports for the call (a tool-call part marked
-     * invalid, a tool-error part, or what generateText threw).
-     */
-    async call(name, argumentsText, onCall = null) {
-        const record = this.record(name);
-        record.calls = [];
-        record.onCall = onCall;
-        const { model } = mockModel([{ type: 'tool-call', toolCallId: 'call-1', toolName: name, input: argumentsText }]);
-        let result;
-        try {
-            result = await generateText({ model, tools: this.tools, prompt: 'Call the tool.', maxRetries: 0 });
-        } catch (why) {
-            if (record.calls.length > 0) return { handlerCalls: record.calls.length, received: record.calls.at(-1) };
-            return { handlerCalls: 0, error: why };
-        } finally {
-            record.onCall = null;
-        }
-        if (record.calls.length > 0) return { handlerCalls: record.calls.length, received: record.calls.at(-1) };
-        const content = result.content ?? [];
-        const invalid = content.find((p) => p.type === 'tool-call' && p.invalid);
-        if (invalid?.error) return { handlerCalls: 0, error: invalid.error };
-        const failed = content.find((p) => p.type === 'tool-error');
-        if (failed) return { handlerCalls: 0, error: failed.error };
-        return { handlerCalls: 0, error: new Error(`the tool did not run and no error was reported: ${JSON.stringify(content).slice(0, 300)}`) };
-    }
-
-    /** The inputSchema the SDK hands a provider for the tool (what a model is shown). */
-    async providerSchema(name) {
-        this.record(name);
-        const { model, seen } = mockModel([{ type: 'text', text: 'done' }]);
-        await generateText({ model, tools: this.tools, prompt: 'Describe the tools.', maxRetries: 0 });
-        const definition = (seen.tools ?? []).find((t) => t.name === name);
-        if (!definition) throw new Failure(`the SDK did not hand ${JSON.stringify(name)} to the model`);
-        return definition.inputSchema;
-    }
-}
-
-const messageOf = (error) => (error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error));
-
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** 1e400 parses to Infinity, which JSON.stringify cannot write: written back as 1e400. */
-const BEYOND_DOUBLES = new Literals();
-BEYOND_DOUBLES.add(Infinity, '1e400');
-BEYOND_DOUBLES.add(-Infinity, '-1e400');
-const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
-
-class Runtime {
-    constructor() {
-        this.registry = null;
-    }
-
-    register(tools) {
-        const registry = new Registry();
-        for (const t of tools) {
-            if (!isObject(t) || typeof t.name !== 'string') throw new Failure('a tool needs a name');
-            if (!('input_schema' in t)) throw new Failure(`tool ${t.name} has no input_schema`);
-            if (registry.records.has(t.name)) throw new Unsupported(`tool ${t.name} is registered twice`);
-            registry.add(t.name, t.description, t.input_schema);
-        }
-        this.registry = registry;
-    }
-
-    // Both views answer the tool definition's inputSchema as the SDK hands it to the model
-    // provider: the SDK has no discovery tool, and this is the only schema it publishes.
-    async describe(name, view) {
-        if (view !== 'get_api_spec' && view !== 'direct') throw new Unsupported(`no view ${JSON.stringify(view)}`);
-        return new RawJson(snapshot(await this.requireRegistry().providerSchema(name)));
-    }
-
-    async invoke(transport, name, args, handler) {
-        const outcome = await this.requireRegistry().call(name, argumentsText(args), (text) => handler(new RawJson(text)));
-        if (outcome.handlerCalls > 0) return null;
-        return { message: messageOf(outcome.error), problems: problemsFrom(outcome.error), expected_fields: [] };
-    }
-
-    async normalize(schema, args) {
-        const registry = new Registry();
-        // One fixed name (the one a reproduction of a normalize case uses), so that no message
-        // depends on how many normalize calls came before.
-        const name = SCRATCH_TOOL;
-        registry.add(name, undefined, schema);
-        const outcome = await registry.call(name, argumentsText(args));
-        if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
-        throw new Rejected({ message: messageOf(outcome.error) });
-    }
-
-    requireRegistry() {
-        if (!this.registry) throw new Failure('no tools are registered');
-        return this.registry;
-    }
-}
-
-serve({
-    implementation: {
-        name: PACKAGE,
-        version: installedVersion(PACKAGE),
-        language: 'typescript',
-        homepage: 'https://github.com/vercel/ai',
-        rules: ['RT-TOOL-8', 'PLAT-162'],
-        transports: TRANSPORTS,
-    },
-    runtime: () => new Runtime(),
+serveAiSdk({
+    adapter: 'ai-jsonschema-validated',
+    ai: { generateText, tool, jsonSchema, MockLanguageModelV3 },
+    kit,
+    schema,
+    resolve: import.meta.resolve,
 });
-log(`jsonSchema() ${VALIDATOR}`);

@@ -7,9 +7,10 @@ import { generateText, tool, jsonSchema } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import Ajv from 'ajv';
 
-const toolName = __TOOL__;
-const schema = JSON.parse(__SCHEMA__);
-const argumentsText = __ARGUMENTS__;
+const toolName = '__TOOL__';
+const schema = JSON.parse(String.raw`__SCHEMA__`);
+// The model's tool call carries the arguments as JSON text: this text, exactly.
+const argumentsText = String.raw`__ARGUMENTS__`;
 const ajv = new Ajv({ allErrors: true, strict: false });
 const check = ajv.compile(schema);
 const tools = {

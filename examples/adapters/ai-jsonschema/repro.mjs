@@ -6,11 +6,12 @@
 import { generateText, tool, jsonSchema } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 
-const toolName = __TOOL__;
-const argumentsText = __ARGUMENTS__;
+const toolName = '__TOOL__';
+// The model's tool call carries the arguments as JSON text: this text, exactly.
+const argumentsText = String.raw`__ARGUMENTS__`;
 const tools = {
     [toolName]: tool({
-        inputSchema: jsonSchema(JSON.parse(__SCHEMA__)),
+        inputSchema: jsonSchema(JSON.parse(String.raw`__SCHEMA__`)),
         execute: async (input) => {
             console.log('the tool received:', JSON.stringify(input));
             return 'ok';

@@ -5,15 +5,16 @@
 import { tool } from '@langchain/core/tools';
 import { defaultToolCallParser } from '@langchain/core/messages';
 
-const name = __TOOL__;
+const name = '__TOOL__';
 const myTool = tool(
     async (input) => {
         console.log('the tool received:', JSON.stringify(input));
         return 'ok';
     },
-    { name, description: '', schema: JSON.parse(__SCHEMA__) },
+    { name, description: '', schema: JSON.parse(String.raw`__SCHEMA__`) },
 );
-const raw = { id: 'call-1', type: 'function', function: { name, arguments: __ARGUMENTS__ } };
+// The model's raw tool call carries the arguments as JSON text: this text, exactly.
+const raw = { id: 'call-1', type: 'function', function: { name, arguments: String.raw`__ARGUMENTS__` } };
 const [toolCalls, invalid] = defaultToolCallParser([raw]);
 if (invalid.length > 0) {
     console.log('the caller got:', invalid[0].error);

@@ -8,9 +8,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { toRawShape } from './schema-to-zod.mjs';
 
-const name = __TOOL__;
-const schema = JSON.parse(__SCHEMA__);
-const args = JSON.parse(__ARGUMENTS__);
+const name = '__TOOL__';
+const schema = JSON.parse(String.raw`__SCHEMA__`);
+const args = JSON.parse(String.raw`__ARGUMENTS__`);
 
 const server = new McpServer({ name: 'repro', version: '1.0.0' });
 server.registerTool(name, { inputSchema: toRawShape(schema) }, async (received) => {
