@@ -39,7 +39,7 @@ pub const NAMES: [&str; 14] = [
 ];
 
 /// Plain text pieces.
-const WORDS: [&str; 8] = ["x", "Ember", " ", "Oak", "a b", "10", "true", "AT&T"];
+const WORDS: [&str; 9] = ["x", "Ember", " ", "Oak", "a b", "10", "true", "AT&T", "null"];
 
 /// Character references, as a model escapes text: plain, doubled, numeric, legacy forms without a
 /// semicolon, and text that only looks like one.
@@ -76,6 +76,10 @@ const ODD: [&str; 9] = ["é", "e\u{301}", "\u{a0}", "\u{200b}", "日本", "😀"
 /// negative zero.
 const NUMBERS: [&str; 10] =
     ["0", "-1", "7", "2.5", "1.0", "1e2", "-0", "9007199254740993", "123456789012345678901234567890", "0.1000000000000000055511151231257827"];
+
+/// Whole texts a model sends for a parameter: JSON scalars, JSON text of a string, small
+/// containers.
+const LITERALS: [&str; 9] = ["null", "1", "true", "\"[1]\"", "[1]", "{\"a\":1}", "[]", "{}", ""];
 
 /// One piece of a generated string.
 #[derive(Debug, Clone)]
@@ -123,6 +127,8 @@ pub enum Decl {
     Union(Vec<usize>, bool),
     /// A local `$ref` to `$defs/<name>` holding a declaration of this type.
     Ref(usize),
+    /// A leaf type or null (`type: [<leaf>, "null"]`), as Optional parameters are declared.
+    Nullable(Leaf),
 }
 
 /// Type names a type list or a union draws from.
@@ -135,13 +141,16 @@ pub enum Sent {
     Valid(u8),
     /// A string made of pieces.
     Text(Vec<Piece>),
-    /// JSON text: its items (strings of pieces, or numbers), whether it is a map, and how it is
-    /// broken (0: not at all).
+    /// JSON text: its items (strings of pieces, or numbers), whether it has the other shape than
+    /// the one declared (a list for an object, a map otherwise), and how it is broken (0: not at
+    /// all).
     JsonText(Vec<Item>, bool, u8),
     /// A value of another type (indexes a list of wrong values).
     WrongType(u8),
     /// A number at an edge ([`NUMBERS`]).
     Number(usize),
+    /// A whole text of [`LITERALS`].
+    Literal(usize),
     /// null.
     Null,
 }
@@ -206,6 +215,9 @@ pub struct Raw {
     /// The root as sent: 0 the object; then an array, a string, a number, true, null, and the
     /// object as JSON text.
     pub root: u8,
+    /// Whether the call is made valid: every value sent is one its declaration accepts, and no
+    /// unknown name is sent.
+    pub valid: bool,
 }
 
 /// A generated schema and call.
@@ -235,7 +247,7 @@ fn pieces() -> impl Strategy<Value = Vec<Piece>> {
 
 fn leaf() -> impl Strategy<Value = Leaf> {
     prop_oneof![
-        3 => proptest::option::weighted(0.3, 1u8..4).prop_map(Leaf::String),
+        3 => proptest::option::weighted(0.45, 1u8..4).prop_map(Leaf::String),
         2 => Just(Leaf::Integer),
         1 => Just(Leaf::Number),
         1 => Just(Leaf::Boolean),
@@ -253,6 +265,7 @@ fn decl() -> impl Strategy<Value = Decl> {
         1 => vec(0..TYPE_NAMES.len(), 1..3).prop_map(Decl::TypeList),
         1 => (vec(0..TYPE_NAMES.len(), 1..3), any::<bool>()).prop_map(|(t, one)| Decl::Union(t, one)),
         1 => (0..TYPE_NAMES.len()).prop_map(Decl::Ref),
+        2 => leaf().prop_map(Decl::Nullable),
     ]
 }
 
@@ -268,20 +281,21 @@ fn sent() -> impl Strategy<Value = Sent> {
     prop_oneof![
         3 => any::<u8>().prop_map(Sent::Valid),
         3 => pieces().prop_map(Sent::Text),
-        3 => (vec(item(), 0..3), any::<bool>(), prop_oneof![3 => Just(0u8), 1 => 1u8..8]).prop_map(|(i, m, b)| Sent::JsonText(i, m, b)),
+        3 => (vec(item(), 0..3), proptest::bool::weighted(0.2), prop_oneof![6 => Just(0u8), 2 => Just(6u8), 3 => 1u8..8]).prop_map(|(i, m, b)| Sent::JsonText(i, m, b)),
         2 => any::<u8>().prop_map(Sent::WrongType),
         1 => (0..NUMBERS.len()).prop_map(Sent::Number),
+        3 => (0..LITERALS.len()).prop_map(Sent::Literal),
         1 => Just(Sent::Null),
     ]
 }
 
 fn param() -> impl Strategy<Value = Param> {
     (
-        0..NAMES.len(),
+        prop_oneof![4 => 0..NAMES.len(), 1 => Just(5usize)],
         decl(),
         proptest::bool::weighted(0.4),
         proptest::option::weighted(0.75, sent()),
-        (proptest::bool::weighted(0.1), proptest::bool::weighted(0.15), prop_oneof![8 => Just(0u8), 1 => 1u8..4]),
+        (proptest::bool::weighted(0.2), proptest::bool::weighted(0.15), prop_oneof![8 => Just(0u8), 1 => 1u8..4]),
     )
         .prop_map(|(name, decl, required, sent, extras)| Param { name, decl, required, sent, extras })
 }
@@ -301,13 +315,14 @@ pub fn raw() -> impl Strategy<Value = Raw> {
         kind(),
         prop_oneof![2 => Just(0u8), 1 => 1u8..8],
         vec(param(), 0..5),
-        vec((0..NAMES.len(), sent()), 0..2),
-        prop_oneof![5 => Just(0u8), 1 => 1u8..4],
+        vec((prop_oneof![2 => 0..NAMES.len(), 1 => Just(4usize)], sent()), 0..2),
+        prop_oneof![3 => Just(0u8), 1 => 1u8..4],
         proptest::option::weighted(0.2, (vec(vec(0usize..5, 0..3), 1..3), proptest::bool::weighted(0.25))),
         proptest::option::weighted(0.08, 0..NAMES.len()),
         prop_oneof![12 => Just(0u8), 1 => 1u8..7],
+        proptest::bool::weighted(0.25),
     )
-        .prop_map(|(kind, transports, params, unknown, additional, alternatives, undeclared_required, root)| Raw {
+        .prop_map(|(kind, transports, params, unknown, additional, alternatives, undeclared_required, root, valid)| Raw {
             kind,
             transports,
             params,
@@ -316,6 +331,7 @@ pub fn raw() -> impl Strategy<Value = Raw> {
             alternatives,
             undeclared_required,
             root,
+            valid,
         })
 }
 
@@ -375,6 +391,13 @@ fn decl_schema(decl: &Decl, defs: &mut Map<String, Value>) -> Value {
             let branches: Vec<Value> = types.iter().map(|t| typed(TYPE_NAMES[*t])).collect();
             json!({ (if *one { "oneOf" } else { "anyOf" }): branches })
         }
+        Decl::Nullable(leaf) => {
+            let mut schema = leaf_schema(leaf);
+            if let Some(Value::String(t)) = schema.get("type").cloned() {
+                schema["type"] = json!([t, "null"]);
+            }
+            schema
+        }
         Decl::Ref(t) => {
             let name = format!("d{t}");
             defs.insert(name.clone(), typed(TYPE_NAMES[*t]));
@@ -395,6 +418,7 @@ fn main_type(decl: &Decl) -> &'static str {
         Decl::Object(..) => "object",
         Decl::TypeList(t) | Decl::Union(t, _) => t.first().map_or("any", |t| TYPE_NAMES[*t]),
         Decl::Ref(t) => TYPE_NAMES[*t],
+        Decl::Nullable(leaf) => main_type(&Decl::Leaf(leaf.clone())),
     }
 }
 
@@ -411,7 +435,7 @@ fn leaf_value(leaf: &Leaf, seed: u8) -> Value {
         Leaf::Integer => json!(i64::from(seed) - 3),
         Leaf::Number => number([3, 2, 0, 4][usize::from(seed % 4)]),
         Leaf::Boolean => Value::Bool(seed % 2 == 0),
-        Leaf::Untyped => [json!("any"), json!(1), json!({"k": "v"})][usize::from(seed % 3)].clone(),
+        Leaf::Untyped => [json!("any"), json!(1), json!({"k": "v"}), Value::Null][usize::from(seed % 4)].clone(),
         Leaf::Enum(_) => json!(["add", "drop", "a&amp;b"][usize::from(seed % 3)]),
         Leaf::Const => json!("fixed"),
     }
@@ -420,6 +444,11 @@ fn leaf_value(leaf: &Leaf, seed: u8) -> Value {
 fn valid_value(decl: &Decl, seed: u8) -> Value {
     match decl {
         Decl::Leaf(leaf) => leaf_value(leaf, seed),
+        Decl::Nullable(leaf) if seed % 2 == 0 => {
+            let typed = matches!(leaf_schema(leaf).get("type"), Some(Value::String(_)));
+            if typed { Value::Null } else { leaf_value(leaf, seed) }
+        }
+        Decl::Nullable(leaf) => leaf_value(leaf, seed),
         Decl::Array(items) => {
             let item = items.as_ref().map_or(json!("x"), |l| leaf_value(l, seed));
             Value::Array(vec![item; usize::from(seed % 3)])
@@ -431,16 +460,23 @@ fn valid_value(decl: &Decl, seed: u8) -> Value {
             }
             Value::Object(map)
         }
-        other => match main_type(other) {
-            "array" => json!(["x", 1]),
-            "object" => json!({"k": "v"}),
-            "string" => json!("s"),
-            "null" => Value::Null,
-            "integer" => json!(2),
-            "number" => json!(2.5),
-            "boolean" => json!(true),
-            _ => json!("any"),
-        },
+        Decl::TypeList(types) | Decl::Union(types, _) if !types.is_empty() => {
+            typed_value(TYPE_NAMES[types[usize::from(seed) % types.len()]])
+        }
+        other => typed_value(main_type(other)),
+    }
+}
+
+fn typed_value(name: &str) -> Value {
+    match name {
+        "array" => json!(["x", 1]),
+        "object" => json!({"k": "v"}),
+        "string" => json!("s"),
+        "null" => Value::Null,
+        "integer" => json!(2),
+        "number" => json!(2.5),
+        "boolean" => json!(true),
+        _ => json!("any"),
     }
 }
 
@@ -509,9 +545,13 @@ fn sent_value(decl: Option<&Decl>, sent: &Sent) -> Value {
     match sent {
         Sent::Valid(seed) => valid_value(decl, *seed),
         Sent::Text(pieces) => Value::String(text(pieces)),
-        Sent::JsonText(items, map, broken) => Value::String(json_text(items, *map, *broken)),
+        Sent::JsonText(items, other_shape, broken) => {
+            let map = (main_type(decl) == "object") != *other_shape;
+            Value::String(json_text(items, map, *broken))
+        }
         Sent::WrongType(seed) => wrong_value(decl, *seed),
         Sent::Number(i) => number(*i),
+        Sent::Literal(i) => Value::String(LITERALS[*i].to_string()),
         Sent::Null => Value::Null,
     }
 }
@@ -549,12 +589,21 @@ impl Raw {
             if param.required {
                 required.push(json!(name));
             }
-            if let Some(sent) = &param.sent {
-                arguments.insert(name.to_string(), sent_value(Some(&param.decl), sent));
+            match (&param.sent, self.valid) {
+                (Some(Sent::Valid(seed)), true) | (Some(Sent::WrongType(seed)), true) => {
+                    arguments.insert(name.to_string(), valid_value(&param.decl, *seed));
+                }
+                (Some(_), true) => {
+                    arguments.insert(name.to_string(), valid_value(&param.decl, param.name as u8));
+                }
+                (Some(sent), false) => {
+                    arguments.insert(name.to_string(), sent_value(Some(&param.decl), sent));
+                }
+                (None, _) => {}
             }
             declared.push((name, param));
         }
-        for (name, sent) in &self.unknown {
+        for (name, sent) in self.unknown.iter().filter(|_| !self.valid) {
             let name = NAMES[*name];
             if !properties.contains_key(name) && !arguments.contains_key(name) {
                 arguments.insert(name.to_string(), sent_value(None, sent));

@@ -448,14 +448,21 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
         if contains_key(schema, "minLength") && map.values().any(|v| v.as_str().is_some_and(|s| !s.is_ascii())) {
             readings.take(Reading::CodePoints);
         }
-        // The other readings of nested values: validated, or closed.
-        let problems = |s: &Value| problem_set(s, &normalized);
-        let ours = problems(schema);
-        if problems(&root_only(schema)) != ours {
-            readings.take(Reading::NestedValidation);
-        }
-        if problems(&nested_closed(schema)) != ours {
-            readings.take(Reading::NestedClosed);
+        // The other readings of nested values: validated, or closed (only a container can hold
+        // a nested value).
+        if map.values().any(|v| v.is_array() || v.is_object()) {
+            let problems = |s: &Value| problem_set(s, &normalized);
+            let (stripped, closed) = (root_only(schema), nested_closed(schema));
+            // A schema the other reading leaves as it is cannot answer otherwise.
+            if stripped != *schema || closed != *schema {
+                let ours = problems(schema);
+                if stripped != *schema && problems(&stripped) != ours {
+                    readings.take(Reading::NestedValidation);
+                }
+                if closed != *schema && problems(&closed) != ours {
+                    readings.take(Reading::NestedClosed);
+                }
+            }
         }
     }
     if let Err(rejection) = answer {
