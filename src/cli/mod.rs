@@ -158,7 +158,10 @@ fn fuzz(args: &FuzzArgs) -> Result<u8> {
         None => Progress::new(0),
     };
     let report = tool_conformance::fuzz::run(&config, &mut |p| {
-        progress.case_done(&format!("{} required, {} interpretation findings, {} errors", p.required, p.interpretation, p.faults))
+        progress.case_done(&format!(
+            "{} required, {} interpretation findings, {} errors",
+            p.required, p.interpretation, p.faults
+        ))
     });
     progress.finish();
     out!("{}", tool_conformance::fuzz::render(&report));

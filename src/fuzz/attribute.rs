@@ -95,7 +95,9 @@ fn deep(expected: &Value, actual: &Value) -> Vec<&'static str> {
             if e.len() != a.len() || e.keys().any(|k| !a.contains_key(k)) {
                 return vec!["RT-TOOL-8.5"];
             }
-            e.iter().find(|(k, v)| !same(v, &a[k.as_str()])).map_or(vec!["RT-TOOL-8.3"], |(k, v)| deep(v, &a[k.as_str()]))
+            e.iter()
+                .find(|(k, v)| !same(v, &a[k.as_str()]))
+                .map_or(vec!["RT-TOOL-8.3"], |(k, v)| deep(v, &a[k.as_str()]))
         }
         (Value::Array(e), Value::Array(a)) if e.len() == a.len() => {
             e.iter().zip(a).find(|(x, y)| !same(x, y)).map_or(vec!["RT-TOOL-8.3"], |(x, y)| deep(x, y))
@@ -121,7 +123,8 @@ fn plat_clauses(
         let closed = problems.iter().any(|p| {
             let kind = p.get("kind").and_then(Value::as_str).unwrap_or_default();
             let field = p.get("field").and_then(Value::as_str);
-            kind == "unknown_field" || (kind != "missing_required" && field.is_some_and(|f| !declared.iter().any(|d| d == f)))
+            kind == "unknown_field"
+                || (kind != "missing_required" && field.is_some_and(|f| !declared.iter().any(|d| d == f)))
         });
         if closed { "PLAT-162.closed-root" } else { "PLAT-162.problem-classes" }
     };

@@ -74,8 +74,18 @@ const ODD: [&str; 9] = ["é", "e\u{301}", "\u{a0}", "\u{200b}", "日本", "😀"
 
 /// Numbers at the edges, as JSON text: big integers, long decimals, whole floats, exponents,
 /// negative zero.
-const NUMBERS: [&str; 10] =
-    ["0", "-1", "7", "2.5", "1.0", "1e2", "-0", "9007199254740993", "123456789012345678901234567890", "0.1000000000000000055511151231257827"];
+const NUMBERS: [&str; 10] = [
+    "0",
+    "-1",
+    "7",
+    "2.5",
+    "1.0",
+    "1e2",
+    "-0",
+    "9007199254740993",
+    "123456789012345678901234567890",
+    "0.1000000000000000055511151231257827",
+];
 
 /// Whole texts a model sends for a parameter: JSON scalars, JSON text of a string, small
 /// containers.
@@ -322,17 +332,19 @@ pub fn raw() -> impl Strategy<Value = Raw> {
         prop_oneof![12 => Just(0u8), 1 => 1u8..7],
         proptest::bool::weighted(0.25),
     )
-        .prop_map(|(kind, transports, params, unknown, additional, alternatives, undeclared_required, root, valid)| Raw {
-            kind,
-            transports,
-            params,
-            unknown,
-            additional,
-            alternatives,
-            undeclared_required,
-            root,
-            valid,
-        })
+        .prop_map(
+            |(kind, transports, params, unknown, additional, alternatives, undeclared_required, root, valid)| Raw {
+                kind,
+                transports,
+                params,
+                unknown,
+                additional,
+                alternatives,
+                undeclared_required,
+                root,
+                valid,
+            },
+        )
 }
 
 fn text(pieces: &[Piece]) -> String {
@@ -663,7 +675,12 @@ impl Raw {
         let transports = if self.transports == 0 {
             Transport::ALL.to_vec()
         } else {
-            Transport::ALL.iter().enumerate().filter(|(i, _)| self.transports & (1 << i) != 0).map(|(_, t)| *t).collect()
+            Transport::ALL
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.transports & (1 << i) != 0)
+                .map(|(_, t)| *t)
+                .collect()
         };
         Generated { kind: self.kind, schema: Value::Object(schema), arguments, transports }
     }
@@ -686,7 +703,8 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_cases() {
         let draw = |seed: u8| {
-            let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]));
+            let mut runner =
+                TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]));
             (0..50).map(|_| raw().new_tree(&mut runner).unwrap().current().build()).collect::<Vec<_>>()
         };
         assert_eq!(draw(1), draw(1));

@@ -249,7 +249,9 @@ fn expectation(generated: &Generated, id: &str, note: &str) -> Option<(Case, Rea
 fn const_broken(schema: &Value, rejection: &crate::reference::validate::Rejection) -> bool {
     rejection.problems.iter().any(|p| {
         p.kind == ProblemKind::NotInEnum
-            && p.field.as_ref().is_some_and(|f| schema.pointer(&format!("/properties/{}", escape(f))).is_some_and(|s| s.get("const").is_some()))
+            && p.field.as_ref().is_some_and(|f| {
+                schema.pointer(&format!("/properties/{}", escape(f))).is_some_and(|s| s.get("const").is_some())
+            })
     })
 }
 
@@ -302,7 +304,13 @@ fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, n
             let clauses = attribute::clauses(&case, generated, &failure);
             let mut case = case;
             case.clauses = clauses.clone();
-            Verdict::Found { level: case.level, clauses, readings: taken, case: Box::new(case), failure: Box::new(failure) }
+            Verdict::Found {
+                level: case.level,
+                clauses,
+                readings: taken,
+                case: Box::new(case),
+                failure: Box::new(failure),
+            }
         }
         Status::Error { reason } => Verdict::Fault(reason),
         Status::Skip { .. } | Status::NotApplicable { .. } => Verdict::Skipped,
@@ -358,7 +366,9 @@ pub struct Progress {
 pub fn run(config: &FuzzConfig, progress: &mut dyn FnMut(Progress)) -> FuzzReport {
     let mut target: Box<dyn Target> = match &config.target {
         TargetSpec::Reference => Box::new(crate::reference::Reference::new()),
-        TargetSpec::Stdio(command) => Box::new(StdioTarget::spawn(command.clone(), config.limits.clone(), WireLog::new())),
+        TargetSpec::Stdio(command) => {
+            Box::new(StdioTarget::spawn(command.clone(), config.limits.clone(), WireLog::new()))
+        }
         TargetSpec::Http(urls) => match urls.first() {
             Some(url) => Box::new(HttpTarget::connect(url.clone(), config.limits.clone(), WireLog::new())),
             None => Box::new(crate::reference::Reference::new()),
@@ -383,28 +393,44 @@ pub fn render(report: &FuzzReport) -> String {
         report.open,
         report.skipped
     );
-    for (title, findings) in [("required findings", &report.required), ("interpretation findings (not counted against the target)", &report.interpretation)] {
+    for (title, findings) in [
+        ("required findings", &report.required),
+        ("interpretation findings (not counted against the target)", &report.interpretation),
+    ] {
         let _ = writeln!(out, "\n{} {title}", findings.len());
         for f in findings {
             let _ = writeln!(out, "  [{}] case {} ({}): {}", f.clauses.join(", "), f.index, f.level, f.failure.check);
             for reading in &f.readings {
                 let _ = writeln!(out, "      reading: {reading}");
             }
-            let _ = writeln!(out, "      shrunk in {} steps; expected {}", f.shrink_steps, crate::json::inert::one_line(&write::ascii_json(&f.failure.expected)));
-            let _ = writeln!(out, "      {:>width$} {}", "got", crate::json::inert::one_line(&write::ascii_json(&f.failure.actual)), width = "shrunk in".len() - 1);
+            let _ = writeln!(
+                out,
+                "      shrunk in {} steps; expected {}",
+                f.shrink_steps,
+                crate::json::inert::one_line(&write::ascii_json(&f.failure.expected))
+            );
+            let _ = writeln!(
+                out,
+                "      {:>width$} {}",
+                "got",
+                crate::json::inert::one_line(&write::ascii_json(&f.failure.actual)),
+                width = "shrunk in".len() - 1
+            );
             if let Some(file) = &f.file {
                 let _ = writeln!(out, "      written to {}", file.display());
             }
         }
     }
     if report.repeats > 0 {
-        let _ = writeln!(out, "\n{} more failures of a kind already listed (same level, clause and check)", report.repeats);
+        let _ =
+            writeln!(out, "\n{} more failures of a kind already listed (same level, clause and check)", report.repeats);
     }
     if !report.faults.is_empty() {
         let _ = writeln!(out, "\n{} target errors (reported apart):", report.faults.len());
         for fault in report.faults.iter().take(10) {
             let _ = writeln!(out, "  case {}: {}", fault.index, crate::json::inert::one_line(&fault.reason));
-            let _ = writeln!(out, "      request: {}", crate::json::inert::one_line(&write::ascii_json(&fault.request)));
+            let _ =
+                writeln!(out, "      request: {}", crate::json::inert::one_line(&write::ascii_json(&fault.request)));
         }
     }
     if report.gave_up {
@@ -425,7 +451,11 @@ pub fn fuzz(
     let mut session = Session::start(target);
     let mut report = FuzzReport { seed: config.seed, ..FuzzReport::default() };
     if let Some(why) = session.start_error() {
-        report.faults.push(TargetFault { index: 0, reason: format!("the target did not start: {why}"), request: Value::Null });
+        report.faults.push(TargetFault {
+            index: 0,
+            reason: format!("the target did not start: {why}"),
+            request: Value::Null,
+        });
         report.gave_up = true;
         return report;
     }

@@ -55,7 +55,11 @@ pub fn case_text(finding: &Finding) -> String {
         "# Written by `tool-conformance fuzz --seed {}`: generated case {}, shrunk in {} steps.",
         finding.seed, finding.index, finding.shrink_steps
     );
-    let _ = writeln!(out, "description: {}", quoted(&format!("A difference from the reference found by fuzzing with seed {}.", finding.seed)));
+    let _ = writeln!(
+        out,
+        "description: {}",
+        quoted(&format!("A difference from the reference found by fuzzing with seed {}.", finding.seed))
+    );
     let _ = writeln!(out, "groups:");
     let _ = writeln!(out, "  - cases:");
     let _ = writeln!(out, "      - name: {name}");
@@ -80,7 +84,8 @@ pub fn case_text(finding: &Finding) -> String {
             let _ = writeln!(out, "          arguments: {}", json(arguments));
             let names: Vec<&str> = transports.iter().map(|t| t.as_str()).collect();
             let _ = writeln!(out, "          transports: [{}]", names.join(", "));
-            let _ = writeln!(out, "          expected: {}", json(&serde_json::to_value(expected).unwrap_or(Value::Null)));
+            let _ =
+                writeln!(out, "          expected: {}", json(&serde_json::to_value(expected).unwrap_or(Value::Null)));
         }
         Check::Describe { tools, views, .. } => {
             let _ = writeln!(out, "        describe:");

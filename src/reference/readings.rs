@@ -84,10 +84,18 @@ impl Reading {
     pub fn level(self) -> Level {
         use Reading::*;
         match self {
-            AllOf | NestedJsonText | JsonEdges | DeepEscaping | RootNotObject | NestedValidation | NestedClosed
-            | PatternProperties | ClosedWithUndeclaredRequired | TwoProblemsOneValue | OneOf | OutsideClasses => {
-                Level::Informational
-            }
+            AllOf
+            | NestedJsonText
+            | JsonEdges
+            | DeepEscaping
+            | RootNotObject
+            | NestedValidation
+            | NestedClosed
+            | PatternProperties
+            | ClosedWithUndeclaredRequired
+            | TwoProblemsOneValue
+            | OneOf
+            | OutsideClasses => Level::Informational,
             _ => Level::Interpretation,
         }
     }
@@ -208,7 +216,8 @@ fn json_text_readings(root: &Value, parameter: Option<&Value>, text: &str, readi
     let Some(parsed) = parses_to_container(text) else { return };
     match parameter {
         None => {
-            if root.get("additionalProperties").is_some_and(Value::is_object) || root.get("patternProperties").is_some() {
+            if root.get("additionalProperties").is_some_and(Value::is_object) || root.get("patternProperties").is_some()
+            {
                 readings.take(Reading::UndeclaredNames);
             }
         }
@@ -221,7 +230,8 @@ fn json_text_readings(root: &Value, parameter: Option<&Value>, text: &str, readi
             }
             let declared = declared_types(root, parameter);
             let substituted = !declared.contains("string")
-                && ((parsed.is_array() && declared.contains("array")) || (parsed.is_object() && declared.contains("object")));
+                && ((parsed.is_array() && declared.contains("array"))
+                    || (parsed.is_object() && declared.contains("object")));
             if substituted && json_edges(text) {
                 readings.take(Reading::JsonEdges);
             }
@@ -330,9 +340,9 @@ fn exact_in_double(n: &serde_json::Number) -> bool {
         return i.unsigned_abs() <= 1 << 53;
     }
     let Ok(f) = text.parse::<f64>() else { return false };
-    f.is_finite() && crate::json::from_str::<Value>(&f.to_string()).is_ok_and(|v| {
-        matches!(&v, Value::Number(m) if crate::json::compare::numbers_equal(m, n))
-    })
+    f.is_finite()
+        && crate::json::from_str::<Value>(&f.to_string())
+            .is_ok_and(|v| matches!(&v, Value::Number(m) if crate::json::compare::numbers_equal(m, n)))
 }
 
 /// The references of one string, pass after pass: the ones decoded by WHATWG's error recovery,
@@ -365,8 +375,11 @@ fn disputed_reference(text: &str) -> bool {
         if rest.first() == Some(&b'#') {
             let hex = matches!(rest.get(1), Some(b'x' | b'X'));
             let from = if hex { 2 } else { 1 };
-            let digits: Vec<u8> =
-                rest[from..].iter().copied().take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() }).collect();
+            let digits: Vec<u8> = rest[from..]
+                .iter()
+                .copied()
+                .take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() })
+                .collect();
             if digits.is_empty() {
                 return false;
             }
@@ -436,7 +449,8 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
     let declared: BTreeSet<String> =
         schema.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default();
     let expected = expected_fields(schema);
-    if schema.get("additionalProperties") == Some(&Value::Bool(false)) && expected.iter().any(|f| !declared.contains(f)) {
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) && expected.iter().any(|f| !declared.contains(f))
+    {
         readings.take(Reading::ClosedWithUndeclaredRequired);
     }
     if let Value::Object(map) = &normalized {
@@ -473,8 +487,13 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
                 ProblemKind::InvalidValue => readings.take(Reading::OutsideClasses),
                 ProblemKind::NoAlternative if root_anyof => {
                     let partly = schema["anyOf"].as_array().into_iter().flatten().any(|branch| {
-                        let names: Vec<&str> =
-                            branch.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+                        let names: Vec<&str> = branch
+                            .get("required")
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .collect();
                         let given = names.iter().filter(|n| normalized.get(**n).is_some()).count();
                         given > 0 && given < names.len()
                     });
