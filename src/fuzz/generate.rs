@@ -713,8 +713,8 @@ mod tests {
 
     #[test]
     fn every_number_edge_parses() {
-        for i in 0..NUMBERS.len() {
-            assert!(edge_number(i).is_some(), "{}", NUMBERS[i]);
+        for (i, text) in NUMBERS.iter().enumerate() {
+            assert!(edge_number(i).is_some(), "{text}");
         }
     }
 }
