@@ -9,7 +9,8 @@
 pub const CONFORMS: u8 = 0;
 /// Some rule does not conform or is incomplete (with expected failures: such a case not listed,
 /// or a stale entry); for `compare`, a regression; for `table`, a failure with no reason; for
-/// `fuzz`, a required finding (a generated case whose answer the rule text forces, failed).
+/// `fuzz`, a required finding (a generated case whose answer the rule text forces, failed), or a
+/// target that did not start or stopped answering, so that nothing more could be judged.
 pub const NONCONFORMING: u8 = 1;
 /// Bad usage or a bad corpus.
 pub const USAGE: u8 = 2;
@@ -23,7 +24,7 @@ pub const TABLE: &[(u8, &str, &str)] = &[
          every required case that failed, errored or was skipped is listed, and no entry is stale. \
          check: the corpus is valid and every clause has a required case. compare: no regression. \
          table: every failure has a reason. fuzz: no required finding (interpretation findings and \
-         target errors are reported apart)",
+         the target's errors on single cases are reported apart)",
     ),
     (
         NONCONFORMING,
@@ -31,7 +32,8 @@ pub const TABLE: &[(u8, &str, &str)] = &[
         "run: some rule does not conform (a required case failed) or is incomplete (a required case \
          errored or was skipped, or a clause had no applicable required case); with \
          --expected-failures, such a case the file does not list, or a stale entry. compare: a \
-         regression. table: a failure with no expected-failures reason. fuzz: a required finding",
+         regression. table: a failure with no expected-failures reason. fuzz: a required finding, or a \
+         target that did not start or stopped answering",
     ),
     (
         USAGE,

@@ -91,14 +91,16 @@ fn hunt(entry: catalog_entry::Entry, corpus: &Corpus, dir: &Path) -> Hunt {
     // The written case, run by the suite's runner (what `run --add-cases` does) against the
     // defect, fails again: its own check, or for a finding of a check beyond the text, that check.
     let id = format!("{}/*/seed-{}-case-{}", f.case.rule, f.seed, f.index);
-    let added = corpus.clone().with_added(&out).unwrap_or_else(|e| panic!("{name}: the written case does not load: {e}"));
+    let added =
+        corpus.clone().with_added(&out).unwrap_or_else(|e| panic!("{name}: the written case does not load: {e}"));
     let selection = Selection::new(vec![], vec![], vec![id]).expect("a selection");
     let entry = catalog::all().into_iter().find(|e| e.name == name).expect("the defect");
     let ran = run(&added, &selection, &mut Defective::new(name, entry.defect));
     let reproduced = ran.outcomes.len() == 1
-        && ran.outcomes.iter().all(|o| {
-            matches!(o.status, Status::Fail(_)) || o.readings.iter().any(|r| r.failure.is_some())
-        });
+        && ran
+            .outcomes
+            .iter()
+            .all(|o| matches!(o.status, Status::Fail(_)) || o.readings.iter().any(|r| r.failure.is_some()));
     Hunt { line, found: true, reproduced }
 }
 
@@ -122,7 +124,11 @@ fn every_defect_is_found_in_its_clause_and_its_case_reproduces() {
     });
     results.sort_by_key(|(i, _)| *i);
     for (_, hunt) in &results {
-        println!("{}{}", hunt.line, if hunt.found && !hunt.reproduced { "  (its case does NOT reproduce)" } else { "" });
+        println!(
+            "{}{}",
+            hunt.line,
+            if hunt.found && !hunt.reproduced { "  (its case does NOT reproduce)" } else { "" }
+        );
     }
     assert_eq!(results.len(), defects.len());
     let missing: Vec<&str> = results
@@ -138,11 +144,14 @@ fn every_defect_is_found_in_its_clause_and_its_case_reproduces() {
     // one folder (each defect's files renamed after it, so no two collide).
     let gathered = tempfile::tempdir().expect("temp dir");
     let mut files = 0;
-    for entry in walkdir::WalkDir::new(dir.path()).into_iter().filter_map(Result::ok).filter(|e| e.file_type().is_file()) {
+    for entry in
+        walkdir::WalkDir::new(dir.path()).into_iter().filter_map(Result::ok).filter(|e| e.file_type().is_file())
+    {
         let relative = entry.path().strip_prefix(dir.path()).expect("under the folder");
         let mut parts = relative.iter();
         let (defect, rule, file) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
-        let target = gathered.path().join(rule).join(format!("{}-{}", defect.to_string_lossy(), file.to_string_lossy()));
+        let target =
+            gathered.path().join(rule).join(format!("{}-{}", defect.to_string_lossy(), file.to_string_lossy()));
         std::fs::create_dir_all(target.parent().unwrap()).expect("mkdir");
         std::fs::copy(entry.path(), target).expect("copy");
         files += 1;
@@ -169,6 +178,7 @@ fn a_written_finding_is_accepted_and_reproduces() {
     let report = fuzz(&mut target, &config, &mut |_| {}, &|f| f.level == Level::Required);
     let finding = report.required.first().expect("a required finding");
     let file = finding.file.as_ref().expect("a file written");
+    println!("{}", std::fs::read_to_string(file).expect("the case file"));
     assert!(file.starts_with(dir.path().join(&finding.case.rule)), "{}", file.display());
     let binary = env!("CARGO_BIN_EXE_tool-conformance");
     let added = dir.path().to_str().unwrap();

@@ -165,7 +165,7 @@ fn fuzz(args: &FuzzArgs) -> Result<u8> {
     });
     progress.finish();
     out!("{}", tool_conformance::fuzz::render(&report));
-    Ok(if report.required.is_empty() { exit::CONFORMS } else { exit::NONCONFORMING })
+    Ok(if report.required.is_empty() && !report.gave_up { exit::CONFORMS } else { exit::NONCONFORMING })
 }
 
 #[derive(Args)]

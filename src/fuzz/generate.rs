@@ -209,7 +209,8 @@ pub enum Kind {
 pub struct Raw {
     /// What is asked.
     pub kind: Kind,
-    /// Which transports an invoke uses (a bit per transport of [`Transport::ALL`]; 0 means all).
+    /// Which transports an invoke uses (a bit per transport of [`Transport::ALL`]; shrinks toward
+    /// direct alone).
     pub transports: u8,
     /// The parameters.
     pub params: Vec<Param>,
@@ -323,7 +324,7 @@ fn kind() -> impl Strategy<Value = Kind> {
 pub fn raw() -> impl Strategy<Value = Raw> {
     (
         kind(),
-        prop_oneof![2 => Just(0u8), 1 => 1u8..8],
+        prop_oneof![1 => 1u8..8, 2 => Just(7u8)],
         vec(param(), 0..5),
         vec((prop_oneof![2 => 0..NAMES.len(), 1 => Just(4usize)], sent()), 0..2),
         prop_oneof![3 => Just(0u8), 1 => 1u8..4],

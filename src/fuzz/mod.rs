@@ -403,19 +403,10 @@ pub fn render(report: &FuzzReport) -> String {
             for reading in &f.readings {
                 let _ = writeln!(out, "      reading: {reading}");
             }
-            let _ = writeln!(
-                out,
-                "      shrunk in {} steps; expected {}",
-                f.shrink_steps,
-                crate::json::inert::one_line(&write::ascii_json(&f.failure.expected))
-            );
-            let _ = writeln!(
-                out,
-                "      {:>width$} {}",
-                "got",
-                crate::json::inert::one_line(&write::ascii_json(&f.failure.actual)),
-                width = "shrunk in".len() - 1
-            );
+            let line = |v: &Value| crate::json::inert::one_line(&write::ascii_json(v));
+            let _ = writeln!(out, "      shrunk in {} steps", f.shrink_steps);
+            let _ = writeln!(out, "      expected: {}", line(&f.failure.expected));
+            let _ = writeln!(out, "      got:      {}", line(&f.failure.actual));
             if let Some(file) = &f.file {
                 let _ = writeln!(out, "      written to {}", file.display());
             }
@@ -554,8 +545,8 @@ fn check_kind(check: &str) -> String {
     kind
 }
 
-/// Shrinks a finding: simplifies the generated data while the target still fails at the same
-/// level, in the same clause, with the same kind of check.
+/// Shrinks a finding: simplifies the generated data while the target still fails it at the same
+/// level and in the same clause.
 fn shrink<T: Target>(
     session: &mut Session<T>,
     tree: &mut impl ValueTree<Value = Raw>,
@@ -564,7 +555,6 @@ fn shrink<T: Target>(
     note: &str,
 ) {
     let clause = finding.clauses[0].clone();
-    let kind = check_kind(&finding.failure.check);
     let mut steps = 0;
     if !tree.simplify() {
         return;
@@ -574,7 +564,7 @@ fn shrink<T: Target>(
         let candidate = tree.current().build();
         let still = match judge(session, &candidate, id, note) {
             Verdict::Found { level, clauses, readings, case, failure }
-                if level == finding.level && clauses.contains(&clause) && check_kind(&failure.check) == kind =>
+                if level == finding.level && clauses.contains(&clause) =>
             {
                 let mut clauses = clauses;
                 // The clause the finding is named by stays first.
