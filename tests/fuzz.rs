@@ -30,7 +30,7 @@ mod catalog_entry {
 }
 
 /// Generated cases each defect gets before the test calls it unfound.
-const BUDGET: u64 = 2000;
+const BUDGET: u64 = 1000;
 
 /// Generated cases against the reference.
 const REFERENCE_CASES: u64 = 1000;

@@ -196,9 +196,11 @@ pub struct Param {
 pub enum Kind {
     /// RT-TOOL-8: normalize the arguments.
     Normalize,
-    /// PLAT-162: register the tool and call it.
+    /// Register the tool and call it on some transports.
     Invoke,
-    /// RT-TOOL-8 through the executor: call the tool and see what the handler gets.
+    /// A call, like [`Kind::Invoke`] (the two are built alike; the second name only weighs calls
+    /// more): either counts toward RT-TOOL-8 (clause 8.1, what normalization handed the executor)
+    /// when normalization changes its arguments, and toward PLAT-162 otherwise.
     Pipeline,
     /// PLAT-162: register the tool and read its published schema from every view.
     Describe,
