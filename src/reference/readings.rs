@@ -46,6 +46,9 @@ pub enum Reading {
     ExactNumbers,
     /// RT-TOOL-8 reading 11 and PLAT-162 "No defaults are injected".
     NoDefaults,
+    /// RT-TOOL-8 reading 15: the names an error gives for names that hold a character reference
+    /// (as sent, or decoded) (informational).
+    NamesInErrors,
     /// RT-TOOL-8 reading 13 and PLAT-162 "A root that arrives as JSON text": a root that is not an
     /// object, for normalize, or object text, for validation (informational).
     RootNotObject,
@@ -113,6 +116,7 @@ impl Reading {
             DeepEscaping => "RT-TOOL-8 reading 9, how deep repeated decoding must go",
             ExactNumbers => "RT-TOOL-8 reading 10 and PLAT-162, numbers keep their exact value",
             NoDefaults => "RT-TOOL-8 reading 11 and PLAT-162, no defaults are injected",
+            NamesInErrors => "RT-TOOL-8 reading 15, names in errors",
             RootNotObject => "RT-TOOL-8 reading 13 and PLAT-162, a root that arrives as JSON text or is not an object",
             NullRoot => "PLAT-162, checks beyond the text, reading 7: a null root",
             WholeFloat => "PLAT-162, 1.0 is an integer",
@@ -480,6 +484,16 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
         }
     }
     if let Err(rejection) = answer {
+        // A name that holds a character reference, named in the error (as a problem's field or an
+        // expected field): whether it is named as sent or decoded is open.
+        let named = rejection
+            .problems
+            .iter()
+            .filter_map(|p| p.field.as_deref())
+            .chain(rejection.expected_fields.iter().map(String::as_str));
+        if named.into_iter().any(|name| super::entities::decode(name) != name) {
+            readings.take(Reading::NamesInErrors);
+        }
         let mut fields = BTreeSet::new();
         for problem in &rejection.problems {
             use super::validate::ProblemKind;
@@ -655,5 +669,10 @@ mod tests {
         assert_eq!(of(json!({"m": {"y": 1}})), vec![Reading::NestedClosed]);
         assert_eq!(of(json!({"s": "é"})), vec![Reading::CodePoints]);
         assert_eq!(of(Value::Null), vec![Reading::NullRoot]);
+        let named = json!({"type": "object", "properties": {"k&amp;": {"type": "string"}}, "required": ["k&amp;"]});
+        let tool = Tool { name: "t".into(), description: None, input_schema: named.clone() };
+        let rejection = ArgumentValidator::compile(&tool).unwrap().validate(&json!({}));
+        let readings: Vec<Reading> = of_invoke(&named, &json!({}), &rejection.map(|()| json!({}))).iter().collect();
+        assert_eq!(readings, vec![Reading::NamesInErrors]);
     }
 }
