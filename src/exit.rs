@@ -4,10 +4,13 @@
 
 /// Every rule conforms, is not claimed, or had no case selected (with expected failures: every
 /// failure, error and skip of a required case is listed, and no entry is stale); for `check`, a
-/// valid corpus with a required case for every clause; for `compare`, no regression.
+/// valid corpus with a required case for every clause; for `compare`, no regression; for `fuzz`, no
+/// required finding.
 pub const CONFORMS: u8 = 0;
 /// Some rule does not conform or is incomplete (with expected failures: such a case not listed,
-/// or a stale entry); for `compare`, a regression; for `table`, a failure with no reason.
+/// or a stale entry); for `compare`, a regression; for `table`, a failure with no reason; for
+/// `fuzz`, a required finding (a generated case whose answer the rule text forces, failed), or a
+/// target that did not start or stopped answering, so that nothing more could be judged.
 pub const NONCONFORMING: u8 = 1;
 /// Bad usage or a bad corpus.
 pub const USAGE: u8 = 2;
@@ -20,7 +23,8 @@ pub const TABLE: &[(u8, &str, &str)] = &[
         "run: every rule conforms, is not claimed, or had no case selected; with --expected-failures, \
          every required case that failed, errored or was skipped is listed, and no entry is stale. \
          check: the corpus is valid and every clause has a required case. compare: no regression. \
-         table: every failing required case has a reason",
+         table: every failing required case has a reason. fuzz: no required finding (interpretation \
+         findings and the target's errors on single cases are reported apart)",
     ),
     (
         NONCONFORMING,
@@ -28,7 +32,8 @@ pub const TABLE: &[(u8, &str, &str)] = &[
         "run: some rule does not conform (a required case failed) or is incomplete (a required case \
          errored or was skipped, or a clause had no applicable required case); with \
          --expected-failures, such a case the file does not list, or a stale entry. compare: a \
-         regression. table: a failing required case with no expected-failures reason",
+         regression. table: a failing required case with no expected-failures reason. fuzz: a \
+         required finding, or a target that did not start or stopped answering",
     ),
     (
         USAGE,

@@ -18,7 +18,9 @@
 //!   a standing.json back and comparing two;
 //! - [`report`]: every format (terminal, Markdown, JSON, JUnit, HTML, badges, the table of
 //!   published standings), each reading the same values;
-//! - [`serve`]: any target behind protocol v1.
+//! - [`serve`]: any target behind protocol v1;
+//! - [`fuzz`]: differential fuzzing against the reference, judged by the runner, shrunk and
+//!   written as case files.
 //!
 //! A Rust runtime runs the corpus from its own `cargo test`:
 //!
@@ -35,6 +37,7 @@
 pub mod case;
 pub mod corpus;
 pub mod exit;
+pub mod fuzz;
 pub mod json;
 pub mod reference;
 pub mod report;

@@ -18,6 +18,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("report", &["standing", "run", "corpus", "target", "case", "json"]),
     ("serve", &["target", "reference", "case", "json"]),
     ("trials", &["report", "run", "corpus", "target", "case", "json"]),
+    ("fuzz", &["run", "corpus", "target", "reference", "case", "json"]),
 ];
 
 /// The part a file of `src/` belongs to: its folder, or its name for a file at the top.

@@ -89,10 +89,19 @@ fn conforms_is_zero_for_run_check_compare_and_a_listed_failure() {
     let cases = corpus.path().to_str().unwrap();
     assert_eq!(code(&["run", "--cases", cases, "--write-expected-failures", file.to_str().unwrap()]), NONCONFORMING);
     assert_eq!(code(&["run", "--cases", cases, "--expected-failures", file.to_str().unwrap()]), CONFORMS);
+    assert_eq!(code(&["fuzz", "--seed", "1", "--cases", "100"]), CONFORMS);
+}
+
+/// The reference over stdio with every executed call reporting its handler ran twice: a required
+/// finding on the first valid call fuzzing makes.
+fn handler_runs_twice() -> String {
+    let binary = env!("CARGO_BIN_EXE_tool-conformance");
+    let script = format!("'{binary}' serve --stdio | sed -u 's/\"handler_calls\":1/\"handler_calls\":2/'");
+    format!("sh -c {}", shlex::try_quote(&script).expect("quotable"))
 }
 
 #[test]
-fn nonconforming_is_one_for_a_failure_a_stale_entry_a_regression_and_an_unexplained_table_row() {
+fn nonconforming_is_one_for_a_failure_a_stale_entry_a_regression_an_unexplained_table_row_and_a_fuzz_finding() {
     let corpus = failing_corpus();
     let cases = corpus.path().to_str().unwrap();
     let reports = tempfile::tempdir().expect("temp dir");
@@ -106,6 +115,8 @@ fn nonconforming_is_one_for_a_failure_a_stale_entry_a_regression_and_an_unexplai
     let broken = published.join("standing.json");
     assert_eq!(code(&["compare", reference.to_str().unwrap(), broken.to_str().unwrap()]), NONCONFORMING);
     assert_eq!(code(&["table", reports.path().to_str().unwrap()]), NONCONFORMING);
+    assert_eq!(code(&["fuzz", "--seed", "1", "--cases", "300", "--stdio", &handler_runs_twice()]), NONCONFORMING);
+    assert_eq!(code(&["fuzz", "--cases", "10", "--stdio", "false"]), NONCONFORMING);
 }
 
 #[test]

@@ -86,6 +86,10 @@ enum Command {
     /// measures (from the adapter's about.yaml and reproduction template, and timing.json), the
     /// verdict per rule, and the failures grouped by clause with a minimal reproduction each.
     Readme(ReadmeArgs),
+    /// Differential fuzzing against the reference: generated schemas and calls, judged only by
+    /// what the rule text forces, each finding shrunk and written as a case file; exit 1 on a
+    /// required finding.
+    Fuzz(FuzzArgs),
 }
 
 #[derive(Args)]
@@ -97,6 +101,87 @@ struct ReadmeArgs {
     /// the folder that holds DIR); a folder without about.yaml describes no adapter.
     #[arg(long, value_name = "ADAPTER_DIR")]
     adapter: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct FuzzArgs {
+    /// The seed: the same seed generates the same cases.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Stop after N generated cases (1000 when neither --cases nor --time is given).
+    #[arg(long, value_name = "N")]
+    cases: Option<u64>,
+    /// Stop after this long, e.g. 30s or 5m.
+    #[arg(long, value_name = "DURATION")]
+    time: Option<String>,
+    /// Write each finding, shrunk, as a case file into DIR (<RULE>/<topic>.yaml, as --add-cases
+    /// takes it).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Fuzz the implementation this command line starts, over protocol v1 on its stdin and stdout
+    /// (split as `run --stdio` splits it).
+    #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "http")]
+    stdio: Option<String>,
+    /// Fuzz the implementation serving protocol v1 at this http:// URL.
+    #[arg(long, value_name = "URL")]
+    http: Option<String>,
+    /// The longest wait for one response, e.g. 5s or 500ms.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    timeout: String,
+    /// The longest wait for the implementation to start and answer start.
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    start_timeout: String,
+    /// Restarts allowed after a crash, a timeout or an unreadable response.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().restarts)]
+    restarts: u32,
+}
+
+impl FuzzArgs {
+    fn config(&self) -> Result<tool_conformance::fuzz::FuzzConfig> {
+        let time = match &self.time {
+            Some(text) => Some(tool_conformance::run::config::parse_duration(text).context("--time")?),
+            None => None,
+        };
+        let cases = match (self.cases, time) {
+            (None, None) => Some(1000),
+            (cases, _) => cases,
+        };
+        let target = TargetArgs {
+            stdio: self.stdio.clone(),
+            http: self.http.iter().cloned().collect(),
+            jobs: None,
+            timeout: self.timeout.clone(),
+            start_timeout: self.start_timeout.clone(),
+            restarts: self.restarts,
+            validate_protocol: false,
+            transcript: false,
+        };
+        Ok(tool_conformance::fuzz::FuzzConfig {
+            target: target.spec()?,
+            limits: target.limits()?,
+            seed: self.seed,
+            cases,
+            time,
+            out: self.out.clone(),
+        })
+    }
+}
+
+fn fuzz(args: &FuzzArgs) -> Result<u8> {
+    let config = args.config()?;
+    let progress = match config.cases {
+        Some(n) => Progress::new(usize::try_from(n).unwrap_or(usize::MAX)),
+        None => Progress::new(0),
+    };
+    let report = tool_conformance::fuzz::run(&config, &mut |p| {
+        progress.case_done(&format!(
+            "{} required, {} interpretation findings, {} errors",
+            p.required, p.interpretation, p.faults
+        ))
+    });
+    progress.finish();
+    out!("{}", tool_conformance::fuzz::render(&report));
+    Ok(if report.required.is_empty() && !report.gave_up { exit::CONFORMS } else { exit::NONCONFORMING })
 }
 
 #[derive(Args)]
@@ -264,6 +349,7 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare(args),
         Command::Table(args) => table(args),
         Command::Readme(args) => readme(args),
+        Command::Fuzz(args) => fuzz(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

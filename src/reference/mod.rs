@@ -6,9 +6,11 @@
 //! - [`validate`] is PLAT-162's validation and its one deterministic error.
 //! - [`registry`] holds one schema per tool and the validating executor every path goes through.
 //! - [`transport`] is the three ways a call arrives (direct, structured, http).
+//! - [`readings`] records the readings of docs/interpretations.md an answer passed through.
 
 pub mod entities;
 pub mod normalize;
+pub mod readings;
 pub mod registry;
 pub mod transport;
 pub mod validate;
