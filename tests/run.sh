@@ -27,6 +27,11 @@ cargo run --quiet -- check
 cargo run --quiet -- run
 cargo run --quiet -- run --report "$(mktemp -d)/report"
 
+# Differential fuzzing (exit 1 on a required finding): 10,000 generated cases against the reference
+# over stdio and against the Python example.
+cargo run --quiet -- fuzz --seed 1 --cases 10000 --stdio "$target/debug/tool-conformance serve --stdio"
+PYTHONPATH=adapters/python cargo run --quiet -- fuzz --seed 1 --cases 10000 --stdio 'python3 examples/adapters/python/adapter.py'
+
 # The suite against every adapter in examples/adapters/ over stdio (the Python example and each
 # real framework, each installed from its pins into its own environment, its own tests run
 # first): each must stand as reports/<adapter>/ publishes it; an install that fails fails.

@@ -412,7 +412,7 @@ mod tests {
         value["cases"][0]["level"] = json!("interpretation");
         let interpretation = Published::from_json("framework", &value).unwrap();
         assert!(interpretation.unexplained().is_empty());
-        assert!(!render("reports", &[interpretation.clone()]).contains("no expected-failures reason"));
+        assert!(!render("reports", std::slice::from_ref(&interpretation)).contains("no expected-failures reason"));
         assert!(
             reasons(&interpretation).contains(
                 "| No reason given (a reason is asked only where a required case fails). | 1 (0 required) | R-1.a |"
