@@ -83,6 +83,11 @@ export function parse(text: string, literals?: Literals): { value: Json; literal
 /** JSON text, numbers equal to a recorded literal's double written with that literal. */
 export function stringify(value: unknown, literals?: Literals): string;
 
+/** The compact JSON text the harness fills a reproduction template with: printable ASCII, every other UTF-16 unit and every ', ` and $ as \uXXXX. */
+export function jsonText(value: unknown, literals?: Literals): string;
+/** A reproduction template filled as the harness fills it: __TOOL__, then __SCHEMA__ and __ARGUMENTS__ (their jsonText). */
+export function fillTemplate(template: string, fill: { tool: string; schema: unknown; arguments: unknown; literals?: Literals }): string;
+
 /** One protocol session. */
 export class Session {
     constructor(options: { implementation: Implementation; runtime: () => Runtime });
