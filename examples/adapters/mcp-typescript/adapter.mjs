@@ -14,15 +14,12 @@
 // See README.md beside this file for the mapping and the findings.
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 
 import { McpServer, InMemoryTransport, fromJsonSchema, deserializeMessage } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify } from 'tool-conformance-adapter';
+import { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify, snapshot, installedVersion } from 'tool-conformance-adapter';
 
 const log = (...args) => console.error('[mcp-typescript adapter]', ...args);
 
@@ -31,22 +28,6 @@ const PACKAGE = '@modelcontextprotocol/server';
 // framework's Streamable HTTP transport on loopback. No direct: see README.md. The kit answers an
 // invoke on any other transport `unsupported` without reaching the runtime.
 const TRANSPORTS = ['structured', 'http'];
-
-/** The installed version of the server package, read from its package.json at run time. */
-function installedVersion() {
-    // The package's exports map does not expose ./package.json; walk up from its entry point.
-    let dir = dirname(fileURLToPath(import.meta.resolve(PACKAGE)));
-    for (let i = 0; i < 6; i++) {
-        try {
-            const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-            if (meta.name === PACKAGE) return meta.version;
-        } catch {
-            /* not here */
-        }
-        dir = dirname(dir);
-    }
-    return 'unknown';
-}
 
 // ---------------------------------------------------------------------------------------------
 // The framework: one McpServer + Client pair joined by InMemoryTransport.
@@ -249,26 +230,6 @@ class Pair {
         if (!std?.jsonSchema?.input) throw new Unsupported('the registered tool holds no JSON Schema');
         return std.jsonSchema.input({ target: 'draft-2020-12' });
     }
-}
-
-/**
- * The JSON text of a value the handler received, taken when it ran. Like JSON.stringify, except
- * that -0 stays -0 (JSON.stringify would write 0: a change this adapter must not add).
- */
-function snapshot(value) {
-    if (value === undefined) return 'null';
-    if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
-    if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === 'function' ? 'null' : snapshot(v))).join(',')}]`;
-    if (typeof value === 'object' && value !== null && typeof value.toJSON !== 'function') {
-        const parts = [];
-        for (const key of Object.keys(value)) {
-            const v = value[key];
-            if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-            parts.push(`${JSON.stringify(key)}:${snapshot(v)}`);
-        }
-        return `{${parts.join(',')}}`;
-    }
-    return JSON.stringify(value);
 }
 
 function frameworkText(why) {
@@ -494,7 +455,7 @@ process.on('uncaughtException', (why) => log('uncaught exception:', why?.stack ?
 serve({
     implementation: {
         name: PACKAGE,
-        version: installedVersion(),
+        version: installedVersion(import.meta.resolve, PACKAGE),
         language: 'typescript',
         homepage: 'https://github.com/modelcontextprotocol/typescript-sdk',
         rules: ['RT-TOOL-8', 'PLAT-162'],
