@@ -1,10 +1,29 @@
-// Pieces every framework adapter needs around the protocol: the JSON text of what a tool received,
-// taken at the moment of the call, and the version of the framework installed beside the adapter
+// Pieces every framework adapter needs around the protocol: the arguments as JSON text for a
+// framework's wire decoder, the JSON text of what a tool received, taken at the moment of the call,
+// and the version of the framework installed beside the adapter
 // (what `start` answers).
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { Literals, stringify } from './json.js';
+
+/** The doubles a literal beyond the double range (1e400) parses to, and a literal for each. */
+const BEYOND_DOUBLES = new Literals();
+BEYOND_DOUBLES.add(Infinity, '1e400');
+BEYOND_DOUBLES.add(-Infinity, '-1e400');
+
+/**
+ * The JSON text of arguments as the kit hands them over, for a framework's wire decoder (a tool
+ * call as a model or a client sends it): key order as sent, each number the double its literal
+ * parsed to, -0 as `-0`, and Infinity (from a literal such as 1e400) as `1e400`, which
+ * JSON.parse reads back as Infinity. So JSON.parse reads this text into the same values as the
+ * text the harness sent.
+ */
+export function argumentsText(args) {
+    return stringify(args, BEYOND_DOUBLES);
+}
 
 /**
  * JSON text of a value as it is now (what a tool received, when it ran; a schema a framework

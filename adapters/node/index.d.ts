@@ -88,6 +88,8 @@ export function jsonText(value: unknown, literals?: Literals): string;
 /** A reproduction template filled as the harness fills it: __TOOL__, then __SCHEMA__ and __ARGUMENTS__ (their jsonText). */
 export function fillTemplate(template: string, fill: { tool: string; schema: unknown; arguments: unknown; literals?: Literals }): string;
 
+/** JSON text of arguments for a framework's wire decoder: JSON.parse reads it into the values the kit handed over (Infinity as 1e400, -0 kept). */
+export function argumentsText(args: unknown): string;
 /** JSON text of a value as it is now (what a tool received when it ran): JSON.stringify's, but -0 kept. */
 export function snapshot(value: unknown): string;
 /** The version in the package.json of `name`, found above `resolve(entry)`; pass the adapter's own import.meta.resolve. 'unknown' when none. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { installedVersion, snapshot } from '../index.js';
+import { argumentsText, installedVersion, parse, snapshot } from '../index.js';
 
 test("snapshot writes JSON.stringify's text with -0 kept", () => {
     const value = { a: -0, b: [undefined, () => 1, -0, 1.5], c: undefined, d: () => 1, e: Symbol('s'), f: 'é\u2028', g: new Date(0), h: null };
@@ -38,4 +38,12 @@ test('installedVersion reads the package.json named so above the entry point', (
     } finally {
         rmSync(root, { recursive: true, force: true });
     }
+});
+
+test('argumentsText is JSON that JSON.parse reads into the same values, 1e400 included', () => {
+    const { value } = parse('{"b":[1e400,-1e400,-0,12345678901234567890123],"a":"x"}');
+    const text = argumentsText(value);
+    assert.equal(text, '{"b":[1e400,-1e400,-0,1.2345678901234568e+22],"a":"x"}');
+    assert.deepEqual(JSON.parse(text), value);
+    assert.ok(Object.is(JSON.parse(text).b[2], -0));
 });

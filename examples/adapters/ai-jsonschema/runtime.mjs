@@ -42,7 +42,7 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  */
 export function serveAiSdk({ adapter, ai, kit, schema: { schemaOptions, problemsFrom, VALIDATOR }, resolve: resolveImport }) {
     const { generateText, tool, jsonSchema, MockLanguageModelV3 } = ai;
-    const { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify, snapshot, installedVersion } = kit;
+    const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
     /**
@@ -139,12 +139,6 @@ export function serveAiSdk({ adapter, ai, kit, schema: { schemaOptions, problems
             return definition.inputSchema;
         }
     }
-
-    /** 1e400 parses to Infinity, which JSON.stringify cannot write: written back as 1e400. */
-    const BEYOND_DOUBLES = new Literals();
-    BEYOND_DOUBLES.add(Infinity, '1e400');
-    BEYOND_DOUBLES.add(-Infinity, '-1e400');
-    const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
 
     class Runtime {
         constructor() {

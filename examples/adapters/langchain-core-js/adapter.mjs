@@ -13,7 +13,7 @@
 import { tool } from '@langchain/core/tools';
 import { defaultToolCallParser } from '@langchain/core/messages';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
-import { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify, snapshot, installedVersion } from 'tool-conformance-adapter';
+import { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } from 'tool-conformance-adapter';
 
 const log = (...args) => console.error('[langchain-core-js adapter]', ...args);
 const PACKAGE = '@langchain/core';
@@ -77,12 +77,6 @@ async function call(entry, name, args, transport, onCall = null) {
 }
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** 1e400 parses to Infinity, which JSON.stringify cannot write: written back as 1e400. */
-const BEYOND_DOUBLES = new Literals();
-BEYOND_DOUBLES.add(Infinity, '1e400');
-BEYOND_DOUBLES.add(-Infinity, '-1e400');
-const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
 
 class Runtime {
     constructor() {

@@ -123,7 +123,7 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  */
 export function serveMcpSdk({ adapter, sdk, kit, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
     const { McpServer, StreamableHTTPServerTransport, Client, StreamableHTTPClientTransport, InMemoryTransport, deserializeMessage } = sdk;
-    const { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify, snapshot, installedVersion } = kit;
+    const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
     // -----------------------------------------------------------------------------------------
@@ -307,12 +307,6 @@ export function serveMcpSdk({ adapter, sdk, kit, schema: { inputSchemaFor, SCHEM
 
     // -----------------------------------------------------------------------------------------
     // The runtime object the kit drives: one per `start`.
-
-    /** 1e400 parses to Infinity, which JSON.stringify cannot write: written back as 1e400. */
-    const BEYOND_DOUBLES = new Literals();
-    BEYOND_DOUBLES.add(Infinity, '1e400');
-    BEYOND_DOUBLES.add(-Infinity, '-1e400');
-    const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
 
     class Runtime {
         constructor() {

@@ -19,7 +19,7 @@ import http from 'node:http';
 import { McpServer, InMemoryTransport, fromJsonSchema, deserializeMessage } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify, snapshot, installedVersion } from 'tool-conformance-adapter';
+import { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } from 'tool-conformance-adapter';
 
 const log = (...args) => console.error('[mcp-typescript adapter]', ...args);
 
@@ -165,7 +165,7 @@ class Pair {
     /**
      * One tools/call request on a transport (structured: the in-memory pair; http: Streamable
      * HTTP on loopback). `argumentsText` is JSON text of the arguments that JSON.parse reads into
-     * the same values as the text the harness sent (see argumentsText below); it goes through
+     * the same values as the text the harness sent (the kit's argumentsText); it goes through
      * the framework's own wire decoder (deserializeMessage, what its stdio transport does to every
      * line) inside a tools/call message, so any change to numbers is the framework's, not this
      * adapter's. `onCall`, when given, is handed the JSON text of each call the handler gets,
@@ -346,22 +346,6 @@ function wireProblems(text) {
 // The runtime object the kit drives: one per `start`.
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Literals for the doubles a number of the request can become that JSON.stringify cannot write:
- * a literal beyond the double range (1e400) is Infinity once parsed, and 1e400 is read back as
- * Infinity again. -0 the kit's stringify writes as -0 itself.
- */
-const BEYOND_DOUBLES = new Literals();
-BEYOND_DOUBLES.add(Infinity, '1e400');
-BEYOND_DOUBLES.add(-Infinity, '-1e400');
-
-/**
- * The JSON text of arguments as the kit hands them over (key order as sent; each number the
- * double its literal parses to). JSON.parse reads this text into the same values as the text
- * that was sent, which is what the framework's wire decoder does with it.
- */
-const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
 
 class Runtime {
     constructor() {
