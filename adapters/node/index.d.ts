@@ -83,6 +83,18 @@ export function parse(text: string, literals?: Literals): { value: Json; literal
 /** JSON text, numbers equal to a recorded literal's double written with that literal. */
 export function stringify(value: unknown, literals?: Literals): string;
 
+/** The compact JSON text the harness fills a reproduction template with: printable ASCII, every other UTF-16 unit and every ', ` and $ as \uXXXX. */
+export function jsonText(value: unknown, literals?: Literals): string;
+/** A reproduction template filled as the harness fills it: __TOOL__, then __SCHEMA__ and __ARGUMENTS__ (their jsonText). */
+export function fillTemplate(template: string, fill: { tool: string; schema: unknown; arguments: unknown; literals?: Literals }): string;
+
+/** JSON text of arguments for a framework's wire decoder: JSON.parse reads it into the values the kit handed over (Infinity as 1e400, -0 kept). */
+export function argumentsText(args: unknown): string;
+/** JSON text of a value as it is now (what a tool received when it ran): JSON.stringify's, but -0 kept. */
+export function snapshot(value: unknown): string;
+/** The version in the package.json of `name`, found above `resolve(entry)`; pass the adapter's own import.meta.resolve. 'unknown' when none. */
+export function installedVersion(resolve: (specifier: string) => string, name: string, entry?: string): string;
+
 /** One protocol session. */
 export class Session {
     constructor(options: { implementation: Implementation; runtime: () => Runtime });

@@ -12,8 +12,10 @@ import http from 'node:http';
 import { createInterface } from 'node:readline';
 
 import { Literals, RawJson, parse, stringify } from './json.js';
+import { argumentsText, installedVersion, snapshot } from './framework.js';
+import { fillTemplate, jsonText } from './template.js';
 
-export { Literals, RawJson, parse, stringify };
+export { Literals, RawJson, argumentsText, fillTemplate, installedVersion, jsonText, parse, snapshot, stringify };
 
 /** Raised by a runtime method for what the runtime does not have: answered `unsupported`. */
 export class Unsupported extends Error {

@@ -33,6 +33,7 @@ import threading
 from dataclasses import dataclass
 
 from .exact_json import dumps, from_plain, loads, to_float, to_int, to_plain
+from .template import fill_template, json_text
 
 MAX_BODY = 4 * 1024 * 1024
 
@@ -259,5 +260,5 @@ def main(implementation, new_runtime, description="A protocol v1 adapter.", argv
 
 __all__ = [
     "Implementation", "Unsupported", "Failure", "Rejected", "Session", "main", "serve_stdio", "serve_http",
-    "loads", "dumps", "to_int", "to_float", "to_plain", "from_plain",
+    "loads", "dumps", "to_int", "to_float", "to_plain", "from_plain", "fill_template", "json_text",
 ]

@@ -12,10 +12,6 @@
 // them to serveAiSdk. A row therefore runs only what its own npm ci installed, and this file can
 // serve a row other than the one whose folder it sits in.
 
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-
 const PACKAGE = 'ai';
 // structured: a model's tool call through generateText. No direct (the SDK has no call path of
 // its own besides a tool call from a model: tool.execute is the author's own function) and no
@@ -23,41 +19,6 @@ const PACKAGE = 'ai';
 const TRANSPORTS = ['structured'];
 /** The name of the scratch tool normalize registers. */
 const SCRATCH_TOOL = 'repro';
-
-/**
- * The installed version of a package, read from its package.json at run time: `resolve` is the
- * row's import.meta.resolve, so the package is the row's own.
- */
-function installedVersion(resolve, name) {
-    let dir = dirname(fileURLToPath(resolve(name)));
-    for (let i = 0; i < 8; i++) {
-        try {
-            const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-            if (meta.name === name) return meta.version;
-        } catch {
-            /* not here */
-        }
-        dir = dirname(dir);
-    }
-    return 'unknown';
-}
-
-/** JSON text of a value the handler received, taken when it ran (-0 kept, unlike JSON.stringify). */
-function snapshot(value) {
-    if (value === undefined) return 'null';
-    if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
-    if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === 'function' ? 'null' : snapshot(v))).join(',')}]`;
-    if (typeof value === 'object' && value !== null && typeof value.toJSON !== 'function') {
-        const parts = [];
-        for (const key of Object.keys(value)) {
-            const v = value[key];
-            if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-            parts.push(`${JSON.stringify(key)}:${snapshot(v)}`);
-        }
-        return `{${parts.join(',')}}`;
-    }
-    return JSON.stringify(value);
-}
 
 const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
@@ -81,7 +42,7 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  */
 export function serveAiSdk({ adapter, ai, kit, schema: { schemaOptions, problemsFrom, VALIDATOR }, resolve: resolveImport }) {
     const { generateText, tool, jsonSchema, MockLanguageModelV3 } = ai;
-    const { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify } = kit;
+    const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
     /**
@@ -178,12 +139,6 @@ export function serveAiSdk({ adapter, ai, kit, schema: { schemaOptions, problems
             return definition.inputSchema;
         }
     }
-
-    /** 1e400 parses to Infinity, which JSON.stringify cannot write: written back as 1e400. */
-    const BEYOND_DOUBLES = new Literals();
-    BEYOND_DOUBLES.add(Infinity, '1e400');
-    BEYOND_DOUBLES.add(-Infinity, '-1e400');
-    const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
 
     class Runtime {
         constructor() {

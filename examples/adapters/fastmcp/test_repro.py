@@ -4,13 +4,15 @@ reports/fastmcp/README.md fills it, runs alone against the installed FastMCP.
     .venv/bin/python -m unittest test_repro -v     # from this folder
 """
 
-import json
 import os
 import subprocess
 import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+
+from tool_conformance_adapter import fill_template  # noqa: E402
 
 
 class Reproduction(unittest.TestCase):
@@ -19,18 +21,13 @@ class Reproduction(unittest.TestCase):
     measures."""
 
     def test_the_filled_template_runs(self):
-        def json_text(value):
-            # Compact JSON in printable ASCII, with ' ` and $ escaped too, as the README fills it.
-            text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
-            return text.replace("'", "\\u0027").replace("`", "\\u0060").replace("$", "\\u0024")
-
         schema = {"type": "object", "properties": {"ids": {"type": "array"}, "n": {"type": "integer"}}, "required": ["n"]}
         with open(os.path.join(HERE, "repro.py")) as template:
-            filled = (
-                template.read()
-                .replace("__TOOL__", "t")
-                .replace("__SCHEMA__", json_text(schema))
-                .replace("__ARGUMENTS__", json_text({"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"}))
+            filled = fill_template(
+                template.read(),
+                tool="t",
+                schema=schema,
+                arguments={"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"},
             )
         root = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
         done = subprocess.run(

@@ -10,14 +10,10 @@
 //     node adapter.mjs                      # protocol v1 on stdin and stdout; logs on stderr
 //     node adapter.mjs --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
 
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-
 import { tool } from '@langchain/core/tools';
 import { defaultToolCallParser } from '@langchain/core/messages';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
-import { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify } from 'tool-conformance-adapter';
+import { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } from 'tool-conformance-adapter';
 
 const log = (...args) => console.error('[langchain-core-js adapter]', ...args);
 const PACKAGE = '@langchain/core';
@@ -25,37 +21,6 @@ const PACKAGE = '@langchain/core';
 const TRANSPORTS = ['direct', 'structured'];
 /** The name of the scratch tool normalize registers. */
 const SCRATCH_TOOL = 'repro';
-
-function installedVersion(name) {
-    let dir = dirname(fileURLToPath(import.meta.resolve(`${name}/tools`)));
-    for (let i = 0; i < 8; i++) {
-        try {
-            const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-            if (meta.name === name) return meta.version;
-        } catch {
-            /* not here */
-        }
-        dir = dirname(dir);
-    }
-    return 'unknown';
-}
-
-/** JSON text of a value the tool received, taken when it ran (-0 kept, unlike JSON.stringify). */
-function snapshot(value) {
-    if (value === undefined) return 'null';
-    if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
-    if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === 'function' ? 'null' : snapshot(v))).join(',')}]`;
-    if (typeof value === 'object' && value !== null && typeof value.toJSON !== 'function') {
-        const parts = [];
-        for (const key of Object.keys(value)) {
-            const v = value[key];
-            if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-            parts.push(`${JSON.stringify(key)}:${snapshot(v)}`);
-        }
-        return `{${parts.join(',')}}`;
-    }
-    return JSON.stringify(value);
-}
 
 /** One tool, as an app author makes it, with a recording function. */
 function makeTool(name, description, schema) {
@@ -113,12 +78,6 @@ async function call(entry, name, args, transport, onCall = null) {
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** 1e400 parses to Infinity, which JSON.stringify cannot write: written back as 1e400. */
-const BEYOND_DOUBLES = new Literals();
-BEYOND_DOUBLES.add(Infinity, '1e400');
-BEYOND_DOUBLES.add(-Infinity, '-1e400');
-const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
-
 class Runtime {
     constructor() {
         this.tools = null;
@@ -172,7 +131,7 @@ class Runtime {
 serve({
     implementation: {
         name: PACKAGE,
-        version: installedVersion(PACKAGE),
+        version: installedVersion(import.meta.resolve, PACKAGE, `${PACKAGE}/tools`),
         language: 'typescript',
         homepage: 'https://github.com/langchain-ai/langchainjs',
         rules: ['RT-TOOL-8', 'PLAT-162'],

@@ -22,8 +22,6 @@ See README.md beside this file for what is measured and every choice.
 """
 
 import importlib.metadata
-import inspect
-import json
 import logging
 import os
 import sys
@@ -53,6 +51,7 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     sys.exit(1)
 
 import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
 
 PACKAGE = "langchain-core"
 TRANSPORTS = ["direct", "structured"]
@@ -61,46 +60,6 @@ logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
 # NOT_SENT is not JSON: pydantic says so when it writes the schema or dumps the model.
 warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
 warnings.filterwarnings("ignore", message=r"(?s).*Pydantic serializer warnings")
-
-
-# ---------------------------------------------------------------------------------------------
-# Values in and out.
-
-
-def to_framework(value):
-    """A value of the kit's `loads` (numbers as Decimal) as a JSON parser hands it to Python code:
-    what `json.loads` makes of its text (integers exact, other numbers doubles)."""
-    return json.loads(dumps(value))
-
-
-class NotJson(Exception):
-    """The handler received a value that JSON cannot carry."""
-
-
-def snapshot(value):
-    """A JSON value equal to what the handler received (a tuple as a list, a Decimal as a number)."""
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise NotJson(f"the string {value!r}, which holds half a surrogate pair") from None
-        return value
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise NotJson(f"the float {value!r}")
-        return value
-    if isinstance(value, (list, tuple)):
-        return [snapshot(item) for item in value]
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise NotJson(f"the key {key!r}")
-            out[snapshot(key)] = snapshot(item)
-        return out
-    raise NotJson(f"a {type(value).__name__}: {value!r}")
 
 
 # pydantic's error types the suite has a name for; any other type is kept as the problem's kind.
@@ -165,19 +124,6 @@ class Recorder:
         return "ok"
 
 
-def user_signature(mapping):
-    """The signature a user writes: signature.py's parameters, in the schema's order, positional or
-    keyword (as `def tool(a: str, b: int = 0)` has them) up to the first required parameter that
-    follows an optional one, keyword-only from there on (Python allows no other way)."""
-    parameters, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
-    for p in mapping.parameters:
-        if kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and p.default is inspect.Parameter.empty and parameters \
-                and parameters[-1].default is not inspect.Parameter.empty:
-            kind = inspect.Parameter.KEYWORD_ONLY
-        parameters.append(inspect.Parameter(p.python_name, kind, annotation=p.annotation, default=p.default))
-    return inspect.Signature(parameters)
-
-
 def build_tool(name, description, schema, recorder):
     """A StructuredTool from a function whose signature says the schema (signature.py); raises
     Unsupported for what the signature path cannot say."""
@@ -194,7 +140,7 @@ def build_tool(name, description, schema, recorder):
                 "StructuredTool.from_function keeps no alias"
             )
 
-    signature_ = user_signature(mapping)
+    signature_ = mapping.user_signature()
 
     def tool_function(*args, **kwargs):
         # The recording function: what langchain-core passed, bound to the parameters as Python

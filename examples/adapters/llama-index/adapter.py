@@ -25,7 +25,6 @@ See README.md beside this file for what is measured and every choice.
 import asyncio
 import importlib.metadata
 import inspect
-import json
 import logging
 import os
 import re
@@ -56,51 +55,13 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     sys.exit(1)
 
 import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
 
 PACKAGE = "llama-index-core"
 TRANSPORTS = ["direct", "structured"]
 
 warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
 logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
-
-
-# ---------------------------------------------------------------------------------------------
-# Values in and out.
-
-
-def to_framework(value):
-    """A value of the kit's `loads` as `json.loads` makes it (integers exact, other numbers doubles)."""
-    return json.loads(dumps(value))
-
-
-class NotJson(Exception):
-    """The function received a value that JSON cannot carry."""
-
-
-def snapshot(value):
-    """A JSON value equal to what the function received."""
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise NotJson(f"the string {value!r}, which holds half a surrogate pair") from None
-        return value
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise NotJson(f"the float {value!r}")
-        return value
-    if isinstance(value, (list, tuple)):
-        return [snapshot(item) for item in value]
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise NotJson(f"the key {key!r}")
-            out[snapshot(key)] = snapshot(item)
-        return out
-    raise NotJson(f"a {type(value).__name__}: {value!r}")
 
 
 # Python's own TypeError when a call does not fit the function's parameters: the only account of a

@@ -60,6 +60,7 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     sys.exit(1)
 
 import signature  # noqa: E402
+from received import NotJson, snapshot  # noqa: E402  (received.py, shared with the signature-based adapters)
 
 # stdout carries protocol lines only; the SDK logs to stderr through `logging`.
 logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="[mcp-python adapter] %(name)s: %(message)s")
@@ -167,40 +168,6 @@ def wire_arguments(tool, arguments):
     )
     message = jsonrpc_message_adapter.validate_json(text, by_name=False)
     return message.params["arguments"]
-
-
-class NotJson(Exception):
-    """The tool received a value that JSON cannot carry (a float that is not finite, say)."""
-
-
-def _text(value):
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate, from a \\uD800-style escape in decoded JSON
-        raise NotJson(f"the string {value!r}, which holds half a surrogate pair") from None
-    return value
-
-
-def snapshot(value):
-    """A JSON value equal to what the function received, checked to be JSON."""
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, str):
-        return _text(value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise NotJson(f"the float {value!r}")
-        return value
-    if isinstance(value, (list, tuple)):
-        return [snapshot(item) for item in value]
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise NotJson(f"the key {key!r}")
-            out[_text(key)] = snapshot(item)
-        return out
-    raise NotJson(f"a {type(value).__name__}: {value!r}")
 
 
 # pydantic's error types the suite has a name for; any other type is kept as the problem's kind.

@@ -155,6 +155,22 @@ class Mapping:
             ]
         )
 
+    def user_signature(self):
+        """The signature a user writes: the parameters in the schema's order, positional or keyword
+        (as `def tool(a: str, b: int = 0)` has them) up to the first required parameter that follows
+        an optional one, keyword-only from there on (Python allows no other way)."""
+        parameters, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
+        for p in self.parameters:
+            if (
+                kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+                and p.default is inspect.Parameter.empty
+                and parameters
+                and parameters[-1].default is not inspect.Parameter.empty
+            ):
+                kind = inspect.Parameter.KEYWORD_ONLY
+            parameters.append(inspect.Parameter(p.python_name, kind, annotation=p.annotation, default=p.default))
+        return inspect.Signature(parameters)
+
 
 def map_schema(schema):
     """The signature for a tool's input schema (a plain JSON value: ints, floats, no Decimal)."""

@@ -23,6 +23,9 @@ from pydantic import StringConstraints
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+
+from tool_conformance_adapter import fill_template  # noqa: E402
 
 
 def pre_parse(**arguments):
@@ -271,6 +274,44 @@ class SchemaToSignature(unittest.TestCase):
         self.assertEqual([p.name for p in mapping.parameters], ["a"])
 
 
+class Received(unittest.TestCase):
+    """received.py and Mapping.user_signature, shared with the other signature-based adapters."""
+
+    def test_a_snapshot_is_json_or_says_what_it_is_not(self):
+        from decimal import Decimal
+
+        import received
+
+        self.assertEqual(received.snapshot({"a": (1, 2.5, None, True)}), {"a": [1, 2.5, None, True]})
+        for value, says in [
+            ("x\ud800", "half a surrogate pair"),
+            ({"\ud800": 1}, "half a surrogate pair"),
+            (float("nan"), "the float nan"),
+            ({1: 2}, "the key 1"),
+            ({1, 2}, "a set: {1, 2}"),
+        ]:
+            with self.assertRaises(received.NotJson) as raised:
+                received.snapshot(value)
+            self.assertIn(says, str(raised.exception))
+        # `other` makes another type plain, in any depth; what it has no plain form of is refused.
+        other = lambda v: sorted(v) if isinstance(v, set) else None  # noqa: E731
+        self.assertEqual(received.snapshot([{"s": {2, 1}}], other), [{"s": [1, 2]}])
+        with self.assertRaises(received.NotJson):
+            received.snapshot([object()], other)
+        self.assertEqual(received.to_framework({"n": Decimal("1.50"), "i": Decimal("7")}), {"n": 1.5, "i": 7})
+
+    def test_the_user_signature_is_keyword_only_after_a_required_parameter_follows_an_optional_one(self):
+        schema = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "string"}},
+                  "required": ["a", "c"]}
+        import inspect
+
+        import signature
+
+        kinds = [p.kind for p in signature.map_schema(schema).user_signature().parameters.values()]
+        P = inspect.Parameter
+        self.assertEqual(kinds, [P.POSITIONAL_OR_KEYWORD, P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY])
+
+
 class Protocol(unittest.TestCase):
     """The adapter end to end over stdio, one request a line."""
 
@@ -336,18 +377,13 @@ class Reproduction(unittest.TestCase):
     measures."""
 
     def test_the_filled_template_runs(self):
-        def json_text(value):
-            # Compact JSON in printable ASCII, with ' ` and $ escaped too, as the README fills it.
-            text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
-            return text.replace("'", "\\u0027").replace("`", "\\u0060").replace("$", "\\u0024")
-
         schema = {"type": "object", "properties": {"ids": {"type": "array"}, "n": {"type": "integer"}}, "required": ["n"]}
         with open(os.path.join(HERE, "repro.py")) as template:
-            filled = (
-                template.read()
-                .replace("__TOOL__", "t")
-                .replace("__SCHEMA__", json_text(schema))
-                .replace("__ARGUMENTS__", json_text({"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"}))
+            filled = fill_template(
+                template.read(),
+                tool="t",
+                schema=schema,
+                arguments={"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"},
             )
         root = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
         done = subprocess.run(

@@ -11,10 +11,7 @@
 // a row other than the one whose folder it sits in.
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 
 const PACKAGE = '@modelcontextprotocol/sdk';
 // structured: tools/call through the in-memory client/server pair; http: tools/call through the
@@ -23,41 +20,6 @@ const PACKAGE = '@modelcontextprotocol/sdk';
 const TRANSPORTS = ['structured', 'http'];
 /** The name of the scratch tool normalize registers. */
 const SCRATCH_TOOL = 'repro';
-
-/**
- * The installed version of a package, read from its package.json at run time: `resolve` is the
- * row's import.meta.resolve (so the package is the row's own), `entry` a specifier it exports.
- */
-function installedVersion(resolve, name, entry = name) {
-    let dir = dirname(fileURLToPath(resolve(entry)));
-    for (let i = 0; i < 8; i++) {
-        try {
-            const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-            if (meta.name === name) return meta.version;
-        } catch {
-            /* not here */
-        }
-        dir = dirname(dir);
-    }
-    return 'unknown';
-}
-
-/** JSON text of a value the handler received, taken when it ran (-0 kept, unlike JSON.stringify). */
-function snapshot(value) {
-    if (value === undefined) return 'null';
-    if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
-    if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === 'function' ? 'null' : snapshot(v))).join(',')}]`;
-    if (typeof value === 'object' && value !== null && typeof value.toJSON !== 'function') {
-        const parts = [];
-        for (const key of Object.keys(value)) {
-            const v = value[key];
-            if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-            parts.push(`${JSON.stringify(key)}:${snapshot(v)}`);
-        }
-        return `{${parts.join(',')}}`;
-    }
-    return JSON.stringify(value);
-}
 
 const frameworkText = (why) => (why instanceof Error ? why.message : String(why));
 
@@ -161,7 +123,7 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  */
 export function serveMcpSdk({ adapter, sdk, kit, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
     const { McpServer, StreamableHTTPServerTransport, Client, StreamableHTTPClientTransport, InMemoryTransport, deserializeMessage } = sdk;
-    const { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify } = kit;
+    const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
     // -----------------------------------------------------------------------------------------
@@ -345,12 +307,6 @@ export function serveMcpSdk({ adapter, sdk, kit, schema: { inputSchemaFor, SCHEM
 
     // -----------------------------------------------------------------------------------------
     // The runtime object the kit drives: one per `start`.
-
-    /** 1e400 parses to Infinity, which JSON.stringify cannot write: written back as 1e400. */
-    const BEYOND_DOUBLES = new Literals();
-    BEYOND_DOUBLES.add(Infinity, '1e400');
-    BEYOND_DOUBLES.add(-Infinity, '-1e400');
-    const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
 
     class Runtime {
         constructor() {

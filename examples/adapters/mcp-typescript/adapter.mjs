@@ -14,15 +14,12 @@
 // See README.md beside this file for the mapping and the findings.
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 
 import { McpServer, InMemoryTransport, fromJsonSchema, deserializeMessage } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { serve, Unsupported, Failure, Rejected, Literals, RawJson, stringify } from 'tool-conformance-adapter';
+import { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } from 'tool-conformance-adapter';
 
 const log = (...args) => console.error('[mcp-typescript adapter]', ...args);
 
@@ -31,22 +28,6 @@ const PACKAGE = '@modelcontextprotocol/server';
 // framework's Streamable HTTP transport on loopback. No direct: see README.md. The kit answers an
 // invoke on any other transport `unsupported` without reaching the runtime.
 const TRANSPORTS = ['structured', 'http'];
-
-/** The installed version of the server package, read from its package.json at run time. */
-function installedVersion() {
-    // The package's exports map does not expose ./package.json; walk up from its entry point.
-    let dir = dirname(fileURLToPath(import.meta.resolve(PACKAGE)));
-    for (let i = 0; i < 6; i++) {
-        try {
-            const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-            if (meta.name === PACKAGE) return meta.version;
-        } catch {
-            /* not here */
-        }
-        dir = dirname(dir);
-    }
-    return 'unknown';
-}
 
 // ---------------------------------------------------------------------------------------------
 // The framework: one McpServer + Client pair joined by InMemoryTransport.
@@ -184,7 +165,7 @@ class Pair {
     /**
      * One tools/call request on a transport (structured: the in-memory pair; http: Streamable
      * HTTP on loopback). `argumentsText` is JSON text of the arguments that JSON.parse reads into
-     * the same values as the text the harness sent (see argumentsText below); it goes through
+     * the same values as the text the harness sent (the kit's argumentsText); it goes through
      * the framework's own wire decoder (deserializeMessage, what its stdio transport does to every
      * line) inside a tools/call message, so any change to numbers is the framework's, not this
      * adapter's. `onCall`, when given, is handed the JSON text of each call the handler gets,
@@ -249,26 +230,6 @@ class Pair {
         if (!std?.jsonSchema?.input) throw new Unsupported('the registered tool holds no JSON Schema');
         return std.jsonSchema.input({ target: 'draft-2020-12' });
     }
-}
-
-/**
- * The JSON text of a value the handler received, taken when it ran. Like JSON.stringify, except
- * that -0 stays -0 (JSON.stringify would write 0: a change this adapter must not add).
- */
-function snapshot(value) {
-    if (value === undefined) return 'null';
-    if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
-    if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === 'function' ? 'null' : snapshot(v))).join(',')}]`;
-    if (typeof value === 'object' && value !== null && typeof value.toJSON !== 'function') {
-        const parts = [];
-        for (const key of Object.keys(value)) {
-            const v = value[key];
-            if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-            parts.push(`${JSON.stringify(key)}:${snapshot(v)}`);
-        }
-        return `{${parts.join(',')}}`;
-    }
-    return JSON.stringify(value);
 }
 
 function frameworkText(why) {
@@ -386,22 +347,6 @@ function wireProblems(text) {
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * Literals for the doubles a number of the request can become that JSON.stringify cannot write:
- * a literal beyond the double range (1e400) is Infinity once parsed, and 1e400 is read back as
- * Infinity again. -0 the kit's stringify writes as -0 itself.
- */
-const BEYOND_DOUBLES = new Literals();
-BEYOND_DOUBLES.add(Infinity, '1e400');
-BEYOND_DOUBLES.add(-Infinity, '-1e400');
-
-/**
- * The JSON text of arguments as the kit hands them over (key order as sent; each number the
- * double its literal parses to). JSON.parse reads this text into the same values as the text
- * that was sent, which is what the framework's wire decoder does with it.
- */
-const argumentsText = (args) => stringify(args, BEYOND_DOUBLES);
-
 class Runtime {
     constructor() {
         this.registry = null; // Pair of the registered tool set
@@ -494,7 +439,7 @@ process.on('uncaughtException', (why) => log('uncaught exception:', why?.stack ?
 serve({
     implementation: {
         name: PACKAGE,
-        version: installedVersion(),
+        version: installedVersion(import.meta.resolve, PACKAGE),
         language: 'typescript',
         homepage: 'https://github.com/modelcontextprotocol/typescript-sdk',
         rules: ['RT-TOOL-8', 'PLAT-162'],

@@ -20,7 +20,6 @@ See README.md beside this file for what is measured and every choice.
 
 import asyncio
 import importlib.metadata
-import inspect
 import json
 import logging
 import os
@@ -51,6 +50,7 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     sys.exit(1)
 
 import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
 
 PACKAGE = "openai-agents"
 TRANSPORTS = ["structured"]
@@ -67,57 +67,16 @@ logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
 # Values out.
 
 
-class NotJson(Exception):
-    """The function received a value that JSON cannot carry."""
-
-
-def snapshot(value):
-    """A JSON value equal to what the function received (a pydantic model or tuple made plain)."""
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise NotJson(f"the string {value!r}, which holds half a surrogate pair") from None
-        return value
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise NotJson(f"the float {value!r}")
-        return value
-    if isinstance(value, (list, tuple)):
-        return [snapshot(item) for item in value]
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise NotJson(f"the key {key!r}")
-            out[snapshot(key)] = snapshot(item)
-        return out
+def plain_model(value):
+    """A pydantic model the function received, as the dict `snapshot` reads (None for any other
+    value, which is then no JSON)."""
     if isinstance(value, pydantic.BaseModel):
-        return snapshot(value.model_dump(mode="python", by_alias=True))
-    raise NotJson(f"a {type(value).__name__}: {value!r}")
+        return value.model_dump(mode="python", by_alias=True)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
 # A tool from a schema: the function an SDK user writes, given to function_tool.
-
-
-def user_signature(mapping):
-    """The signature a user writes: signature.py's parameters, in the schema's order, positional or
-    keyword up to the first required parameter that follows an optional one, keyword-only from
-    there on (Python allows no other way)."""
-    parameters, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
-    for p in mapping.parameters:
-        if (
-            kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
-            and p.default is inspect.Parameter.empty
-            and parameters
-            and parameters[-1].default is not inspect.Parameter.empty
-        ):
-            kind = inspect.Parameter.KEYWORD_ONLY
-        parameters.append(inspect.Parameter(p.python_name, kind, annotation=p.annotation, default=p.default))
-    return inspect.Signature(parameters)
 
 
 class Recorder:
@@ -131,7 +90,7 @@ class Recorder:
     def record(self, bound):
         try:
             self.calls.append(
-                snapshot({self.names.get(k, k): v for k, v in bound.items() if v is not signature.NOT_SENT})
+                snapshot({self.names.get(k, k): v for k, v in bound.items() if v is not signature.NOT_SENT}, plain_model)
             )
         except NotJson as why:
             self.calls.append(None)
@@ -147,7 +106,7 @@ def build_tool(name, description, schema):
     except signature.Unmappable as why:
         raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
     recorder = Recorder({p.python_name: p.name for p in mapping.parameters})
-    signature_ = user_signature(mapping)
+    signature_ = mapping.user_signature()
 
     def tool_function(*args, **kwargs):
         # The recording function: the call bound to the parameters as Python binds it.
@@ -186,7 +145,7 @@ class Runtime:
                 raise protocol.Failure("a tool needs a string name and an input_schema")
             try:
                 self.tools[tool["name"]] = build_tool(
-                    tool["name"], tool.get("description"), json.loads(dumps(tool["input_schema"]))
+                    tool["name"], tool.get("description"), to_framework(tool["input_schema"])
                 )
             except protocol.Unsupported as why:
                 self.refused[tool["name"]] = str(why)  # the other tools still register
@@ -200,7 +159,7 @@ class Runtime:
 
     def describe(self, tool, view):
         # The one schema the SDK publishes: the strict JSON schema it sends the model.
-        return snapshot(self.entry(tool)[0].params_json_schema)
+        return snapshot(self.entry(tool)[0].params_json_schema, plain_model)
 
     def call(self, tool, recorder, arguments):
         """The model's tool call as the Runner makes it: on_invoke_tool(ToolContext, JSON text).
