@@ -208,6 +208,51 @@ fn format_duration(d: Duration) -> String {
     }
 }
 
+/// The CPU time this thread has had so far, user and system (page faults included):
+/// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`. The machine's other work does not inflate it as it
+/// inflates wall time.
+#[cfg(target_os = "linux")]
+fn thread_cpu() -> Option<Duration> {
+    #[repr(C)]
+    struct Timespec {
+        seconds: i64,
+        nanoseconds: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut time = Timespec { seconds: 0, nanoseconds: 0 };
+    // SAFETY: clock_gettime writes one timespec (two 64-bit integers on 64-bit Linux) to the
+    // pointer it is given, which points to one.
+    let status = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    (status == 0 && cfg!(target_pointer_width = "64"))
+        .then(|| Duration::new(time.seconds as u64, time.nanoseconds as u32))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu() -> Option<Duration> {
+    None
+}
+
+/// The medians of `repetitions` CPU times (this thread's) of `f` and of `g`, taken in turns
+/// after one untimed warm-up of each; wall times where there is no thread CPU clock.
+fn cpu_medians(repetitions: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (Duration, Duration) {
+    if thread_cpu().is_none() {
+        return medians(repetitions, f, g);
+    }
+    f();
+    g();
+    let time = |h: &mut dyn FnMut()| {
+        let start = thread_cpu().unwrap_or_default();
+        h();
+        thread_cpu().unwrap_or_default().saturating_sub(start)
+    };
+    let (first, second): (Vec<Duration>, Vec<Duration>) =
+        (0..repetitions.max(1)).map(|_| (time(&mut f), time(&mut g))).unzip();
+    (median_of(first), median_of(second))
+}
+
 /// The medians of `repetitions` timings of `f` and of `g`, taken in turns (after one untimed
 /// warm-up of each), so that a change in the machine's load while measuring weighs on both alike.
 fn medians(repetitions: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (Duration, Duration) {
@@ -680,13 +725,29 @@ fn hostile(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
     for (index, (label, n, make)) in HOSTILE.into_iter().enumerate() {
         let ((small_schema, small_arguments), (large_schema, large_arguments)) = (make(n), make(4 * n));
         let (small_registry, large_registry) = (registry(small_schema), registry(large_schema));
-        let (small, large) = medians(
+        let (small, large) = cpu_medians(
+            config.repetitions,
+            || execute(&small_registry, &small_arguments),
+            || execute(&large_registry, &large_arguments),
+        );
+        let (small_wall, large_wall) = medians(
             config.repetitions,
             || execute(&small_registry, &small_arguments),
             || execute(&large_registry, &large_arguments),
         );
         drop((small_registry, large_registry, small_arguments, large_arguments));
-        rows.push(row(&format!("f. time 4N / N: {label}"), large, small, Goal::AtMost(4.5), "one call".into()));
+        let wall = large_wall.as_secs_f64() / small_wall.as_secs_f64().max(1e-12);
+        rows.push(row(
+            &format!("f. CPU time 4N / N: {label}"),
+            large,
+            small,
+            Goal::AtMost(4.5),
+            format!(
+                "one call, this thread's CPU time; wall time {} / {} = {wall:.2}",
+                format_duration(large_wall),
+                format_duration(small_wall)
+            ),
+        ));
         let (at_n, at_4n) = (hostile_memory(config, index, n)?, hostile_memory(config, index, 4 * n)?);
         rows.push(Row {
             name: format!("f. memory of a call at 4N / input: {label}"),
@@ -731,21 +792,33 @@ fn write_corpus(dir: &Path, copies: usize) -> anyhow::Result<()> {
 }
 
 /// The child of the scale measurement (`--scale-child CORPUS REPORT`): loads and lints the
-/// corpus, runs it against the reference in process, writes the report, and prints the number of
-/// cases, the microseconds of each of the three and the process's peak resident memory in bytes.
+/// corpus, runs it against the reference in process (on this thread), writes the report, and
+/// prints the number of cases, the CPU time of each of the three in microseconds, their wall
+/// time likewise, and the process's peak resident memory in bytes.
 fn scale_child(corpus_dir: &Path, report_dir: &Path) -> anyhow::Result<()> {
-    let start = Instant::now();
+    let cpu = || thread_cpu().map(|d| d.as_nanos() as u64).ok_or_else(|| anyhow::anyhow!("no thread CPU clock"));
+    let (start, cpu_start) = (Instant::now(), cpu()?);
     let corpus = Corpus::from_dir(corpus_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     std::hint::black_box(corpus.coverage());
-    let load = start.elapsed();
-    let start = Instant::now();
-    let ran = tool_conformance::run::jobs::run(&corpus, &run_config(TargetSpec::Reference, 1, Selection::all()))?;
-    let run = start.elapsed();
-    let start = Instant::now();
-    Report::for_corpus(&corpus, &ran.run).write_dir(report_dir)?;
-    let report = start.elapsed();
+    let (load, load_cpu) = (start.elapsed(), cpu()? - cpu_start);
+    let (start, cpu_start) = (Instant::now(), cpu()?);
+    let ran = tool_conformance::run::run(&corpus, &Selection::all(), &mut Reference::new());
+    let (run, run_cpu) = (start.elapsed(), cpu()? - cpu_start);
+    let (start, cpu_start) = (Instant::now(), cpu()?);
+    Report::for_corpus(&corpus, &ran).write_dir(report_dir)?;
+    let (report, report_cpu) = (start.elapsed(), cpu()? - cpu_start);
     let peak = status_kb("VmHWM:").ok_or_else(|| anyhow::anyhow!("no VmHWM in /proc/self/status"))?;
-    println!("{} {} {} {} {}", corpus.cases.len(), load.as_micros(), run.as_micros(), report.as_micros(), peak * 1024);
+    println!(
+        "{} {} {} {} {} {} {} {}",
+        corpus.cases.len(),
+        load_cpu / 1000,
+        run_cpu / 1000,
+        report_cpu / 1000,
+        load.as_micros(),
+        run.as_micros(),
+        report.as_micros(),
+        peak * 1024
+    );
     Ok(())
 }
 
@@ -753,12 +826,17 @@ fn scale_child(corpus_dir: &Path, report_dir: &Path) -> anyhow::Result<()> {
 #[derive(Default, Clone)]
 struct Scaled {
     cases: u64,
+    /// CPU time of load + lint, run, report.
     stages: [Vec<Duration>; 3],
+    /// Wall time of the same.
+    walls: [Vec<Duration>; 3],
     peaks: Vec<u64>,
 }
 
 /// g. Load + lint, a run against the reference and writing the report, for a corpus of 1×, and of
-/// each of [`BenchConfig::scales`] times, `cases/`; each in a process of its own, in turns.
+/// each of [`BenchConfig::scales`] times, `cases/`; each in a process of its own, in turns. The
+/// ratios are of CPU time (the thread's, page faults included), which the machine's other work
+/// does not inflate as it does wall time; the wall times are in the notes.
 fn scale(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
     let root = std::env::temp_dir().join(format!("tool-conformance-bench-scale-{}", std::process::id()));
     let factors: Vec<usize> = std::iter::once(1).chain(config.scales.iter().copied()).collect();
@@ -778,13 +856,16 @@ fn scale(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
                 anyhow::ensure!(out.status.success(), "--scale-child failed on the {factor}x corpus");
                 let printed = String::from_utf8(out.stdout)?;
                 let numbers: Vec<u64> = printed.split_whitespace().map(str::parse).collect::<Result<_, _>>()?;
-                let [cases, load, run, report, peak] = numbers[..] else {
+                let [cases, load, run, report, load_wall, run_wall, report_wall, peak] = numbers[..] else {
                     anyhow::bail!("--scale-child printed {printed:?}")
                 };
                 let entry = &mut scaled[index];
                 entry.cases = cases;
                 for (stage, micros) in [load, run, report].into_iter().enumerate() {
                     entry.stages[stage].push(Duration::from_micros(micros));
+                }
+                for (stage, micros) in [load_wall, run_wall, report_wall].into_iter().enumerate() {
+                    entry.walls[stage].push(Duration::from_micros(micros));
                 }
                 entry.peaks.push(peak);
             }
@@ -805,12 +886,20 @@ fn scale(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
         let goal = Goal::AtMost(factor as f64 * 11.0 / 10.0);
         for (stage, label) in ["load + lint", "run, reference in process", "write the report"].into_iter().enumerate() {
             let (at_one, at_many) = (median_of(one.stages[stage].clone()), median_of(many.stages[stage].clone()));
+            let (wall_one, wall_many) = (median_of(one.walls[stage].clone()), median_of(many.walls[stage].clone()));
             rows.push(row(
-                &format!("g. {factor}x / 1x: {label}"),
+                &format!("g. {factor}x / 1x: {label}, CPU time"),
                 at_many,
                 at_one,
                 goal,
-                format!("{} and {} cases", many.cases, one.cases),
+                format!(
+                    "{} and {} cases; wall time {} / {} = {:.2}",
+                    many.cases,
+                    one.cases,
+                    format_duration(wall_many),
+                    format_duration(wall_one),
+                    wall_many.as_secs_f64() / wall_one.as_secs_f64().max(1e-12)
+                ),
             ));
         }
         let (at_one, at_many) = (peak(one), peak(many));
