@@ -5,14 +5,16 @@
 //! cargo bench --bench harness -- --repetitions 9 --only b --only c
 //! ```
 //!
-//! Every figure is the median of [`BenchConfig::repetitions`] timed repetitions; the two sides of
-//! a ratio are timed in turns, so that a change in the machine's load weighs on both. The transports
-//! are measured against the package's `tool-conformance` executable (`serve --stdio`,
+//! Every time is the median of [`BenchConfig::repetitions`] timed repetitions; the sides of a
+//! ratio are timed in turns, so that a change in the machine's load weighs on all of them. The
+//! transports are measured against the package's `tool-conformance` executable (`serve --stdio`,
 //! `serve --http`), each against a bare client sending the very request lines the harness sent;
 //! the slow implementation of the `--jobs` measurement is this benchmark run as
 //! `--serve-slow MS`, which serves the reference on stdio and sleeps before every answer
-//! ([`Slow`]). The hostile inputs are timed at a size and at four times it:
-//! a ratio near 4 is linear. Nothing here is a test; the figures depend on the machine.
+//! ([`Slow`]). The hostile inputs are timed at a size and at four times it (a ratio near 4 is
+//! linear), and their peak memory is measured in a child process per input and size (this
+//! benchmark run as `--hostile-memory`), as is each corpus of the scale measurement
+//! (`--scale-child`). Nothing here is a test; the figures depend on the machine.
 
 use serde_json::{Map, Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -22,8 +24,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tool_conformance::Reference;
 use tool_conformance::case::tool::{Tool, Transport, View};
-use tool_conformance::corpus::Corpus;
+use tool_conformance::corpus::{self, Corpus};
 use tool_conformance::reference::registry::Registry;
+use tool_conformance::report::Report;
 use tool_conformance::run::config::{self, CommandLine, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::serve::{self, Server};
 use tool_conformance::target::{Implementation, Invocation, Target, TargetError};
@@ -41,7 +44,11 @@ pub struct BenchConfig {
     pub delay: Duration,
     /// How many cases the `--jobs` measurement runs against the slow implementation.
     pub slow_cases: usize,
-    /// Only the measurements with these letters (`a` to `f`); all when empty.
+    /// The `--jobs` values measured; the first is the baseline of the speed-ups.
+    pub jobs: Vec<usize>,
+    /// How many times the corpus is copied for the scale measurement (1 is always measured).
+    pub scales: Vec<usize>,
+    /// Only the measurements with these letters (`a` to `g`); all when empty.
     pub only: Vec<char>,
 }
 
@@ -58,8 +65,10 @@ impl BenchConfig {
             executable: PathBuf::from(env!("CARGO_BIN_EXE_tool-conformance")),
             slow: std::env::current_exe()?,
             repetitions: 5,
-            delay: Duration::from_millis(2),
-            slow_cases: 60,
+            delay: Duration::from_millis(10),
+            slow_cases: 160,
+            jobs: vec![1, 2, 4, 8],
+            scales: vec![10, 100],
             only: Vec::new(),
         })
     }
@@ -72,17 +81,17 @@ pub enum Goal {
     AtMost(f64),
     /// The ratio should be at least this.
     AtLeast(f64),
-    /// Time linear in size or better: at four times the size, at most 1.5 times this ratio.
-    Linear(f64),
+    /// No goal: printed for information.
+    None,
 }
 
 impl Goal {
-    /// Whether `ratio` meets the goal.
-    pub fn met(self, ratio: f64) -> bool {
+    /// Whether `ratio` meets the goal (`None` when there is none).
+    pub fn met(self, ratio: f64) -> Option<bool> {
         match self {
-            Goal::AtMost(goal) => ratio <= goal,
-            Goal::AtLeast(goal) => ratio >= goal,
-            Goal::Linear(goal) => ratio <= goal * 1.5,
+            Goal::AtMost(goal) => Some(ratio <= goal),
+            Goal::AtLeast(goal) => Some(ratio >= goal),
+            Goal::None => None,
         }
     }
 
@@ -90,7 +99,7 @@ impl Goal {
         match self {
             Goal::AtMost(goal) => format!("<= {goal}"),
             Goal::AtLeast(goal) => format!(">= {goal}"),
-            Goal::Linear(goal) => format!("~ {goal}"),
+            Goal::None => "-".into(),
         }
     }
 }
@@ -100,10 +109,10 @@ impl Goal {
 pub struct Row {
     /// Which measurement (a, b, …) and on what.
     pub name: String,
-    /// The measured time (the numerator, or the faster run for a speed-up).
-    pub measured: Duration,
-    /// The time it is compared with.
-    pub baseline: Duration,
+    /// The measured quantity (the numerator, or the faster run for a speed-up), as printed.
+    pub measured: String,
+    /// The quantity it is compared with, as printed.
+    pub baseline: String,
     /// The ratio reported.
     pub ratio: f64,
     /// Its goal.
@@ -129,7 +138,9 @@ pub fn run(config: &BenchConfig, each: &mut dyn FnMut(&Row)) -> anyhow::Result<V
         push(http(config)?, &mut rows);
     }
     if config.measures('d') {
-        push(jobs(config)?, &mut rows);
+        for row in jobs(config)? {
+            push(row, &mut rows);
+        }
     }
     if config.measures('e') {
         for row in reference_cost(config) {
@@ -137,7 +148,12 @@ pub fn run(config: &BenchConfig, each: &mut dyn FnMut(&Row)) -> anyhow::Result<V
         }
     }
     if config.measures('f') {
-        for row in hostile(config) {
+        for row in hostile(config)? {
+            push(row, &mut rows);
+        }
+    }
+    if config.measures('g') {
+        for row in scale(config)? {
             push(row, &mut rows);
         }
     }
@@ -147,7 +163,7 @@ pub fn run(config: &BenchConfig, each: &mut dyn FnMut(&Row)) -> anyhow::Result<V
 /// The rows as a table.
 pub fn render(rows: &[Row]) -> String {
     let mut out = format!(
-        "{:<44} {:>12} {:>12} {:>8} {:>8}  {}\n",
+        "{:<50} {:>12} {:>12} {:>8} {:>8}  {}\n",
         "measurement", "measured", "baseline", "ratio", "goal", "met"
     );
     for row in rows {
@@ -158,12 +174,16 @@ pub fn render(rows: &[Row]) -> String {
 
 /// One row of [`render`].
 pub fn render_row(row: &Row) -> String {
-    let met = if row.goal.met(row.ratio) { "yes" } else { "NO" };
+    let met = match row.goal.met(row.ratio) {
+        Some(true) => "yes",
+        Some(false) => "NO",
+        None => "-",
+    };
     let mut line = format!(
-        "{:<44} {:>12} {:>12} {:>8.2} {:>8}  {}",
+        "{:<50} {:>12} {:>12} {:>8.2} {:>8}  {}",
         row.name,
-        format_duration(row.measured),
-        format_duration(row.baseline),
+        row.measured,
+        row.baseline,
         row.ratio,
         row.goal.text(),
         met
@@ -188,18 +208,49 @@ fn format_duration(d: Duration) -> String {
     }
 }
 
-/// The median of `repetitions` timings of `f` (after one untimed warm-up run).
-fn median(repetitions: usize, mut f: impl FnMut()) -> Duration {
+/// The CPU time this thread has had so far, user and system (page faults included):
+/// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`. The machine's other work does not inflate it as it
+/// inflates wall time.
+#[cfg(target_os = "linux")]
+fn thread_cpu() -> Option<Duration> {
+    #[repr(C)]
+    struct Timespec {
+        seconds: i64,
+        nanoseconds: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut time = Timespec { seconds: 0, nanoseconds: 0 };
+    // SAFETY: clock_gettime writes one timespec (two 64-bit integers on 64-bit Linux) to the
+    // pointer it is given, which points to one.
+    let status = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    (status == 0 && cfg!(target_pointer_width = "64"))
+        .then(|| Duration::new(time.seconds as u64, time.nanoseconds as u32))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu() -> Option<Duration> {
+    None
+}
+
+/// The medians of `repetitions` CPU times (this thread's) of `f` and of `g`, taken in turns
+/// after one untimed warm-up of each; wall times where there is no thread CPU clock.
+fn cpu_medians(repetitions: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (Duration, Duration) {
+    if thread_cpu().is_none() {
+        return medians(repetitions, f, g);
+    }
     f();
-    let mut times: Vec<Duration> = (0..repetitions.max(1))
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
+    g();
+    let time = |h: &mut dyn FnMut()| {
+        let start = thread_cpu().unwrap_or_default();
+        h();
+        thread_cpu().unwrap_or_default().saturating_sub(start)
+    };
+    let (first, second): (Vec<Duration>, Vec<Duration>) =
+        (0..repetitions.max(1)).map(|_| (time(&mut f), time(&mut g))).unzip();
+    (median_of(first), median_of(second))
 }
 
 /// The medians of `repetitions` timings of `f` and of `g`, taken in turns (after one untimed
@@ -221,7 +272,28 @@ fn medians(repetitions: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (Dur
 
 fn row(name: &str, measured: Duration, baseline: Duration, goal: Goal, note: String) -> Row {
     let ratio = measured.as_secs_f64() / baseline.as_secs_f64().max(1e-12);
-    Row { name: name.into(), measured, baseline, ratio, goal, note }
+    Row {
+        name: name.into(),
+        measured: format_duration(measured),
+        baseline: format_duration(baseline),
+        ratio,
+        goal,
+        note,
+    }
+}
+
+fn format_bytes(bytes: f64) -> String {
+    if bytes < 1024.0 * 1024.0 {
+        format!("{:.1}KB", bytes / 1024.0)
+    } else {
+        format!("{:.1}MB", bytes / 1024.0 / 1024.0)
+    }
+}
+
+/// The median of some durations (sorted here).
+fn median_of(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
 }
 
 fn run_config(target: TargetSpec, jobs: usize, selection: Selection) -> RunConfig {
@@ -411,30 +483,87 @@ fn bare_http(address: &str, lines: &[Vec<u8>]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// d. `--jobs 2` against `--jobs 1` for an implementation that answers slowly.
-fn jobs(config: &BenchConfig) -> anyhow::Result<Row> {
+/// d. `--jobs N` for each of [`BenchConfig::jobs`] against the first, for an implementation
+/// that answers slowly; and whether every run's report has the same bytes.
+fn jobs(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
     let corpus = load()?;
     let delay = config.delay.as_millis().to_string();
     let command = command_line(&config.slow, &["--serve-slow", &delay]);
     let ids: Vec<String> = corpus.cases.iter().take(config.slow_cases).map(|c| c.id.clone()).collect();
     let selection = Selection::new(Vec::new(), Vec::new(), ids)?;
-    let one = run_config(TargetSpec::Stdio(command.clone()), 1, selection.clone());
-    let two = run_config(TargetSpec::Stdio(command), 2, selection);
+    let runs: Vec<RunConfig> = config
+        .jobs
+        .iter()
+        .map(|&jobs| {
+            let mut run = run_config(TargetSpec::Stdio(command.clone()), jobs, selection.clone());
+            run.transcript = true;
+            run
+        })
+        .collect();
     let repetitions = config.repetitions.min(3);
-    let serial = median(repetitions, || {
-        std::hint::black_box(tool_conformance::run::jobs::run(&corpus, &one).expect("no schema"));
+    let mut times = vec![Vec::new(); runs.len()];
+    let mut requests = vec![0; runs.len()];
+    let mut first: Option<Vec<(String, String)>> = None;
+    let mut differing = Vec::new();
+    // In turns: every --jobs value once per repetition.
+    for _ in 0..repetitions {
+        for (index, run) in runs.iter().enumerate() {
+            let start = Instant::now();
+            let ran = tool_conformance::run::jobs::run(&corpus, run)?;
+            times[index].push(start.elapsed());
+            requests[index] = ran.transcript.iter().map(|t| t.exchanges.len()).sum::<usize>();
+            let files = Report::for_corpus(&corpus, &ran.run).files();
+            match &first {
+                None => first = Some(files),
+                Some(first) => {
+                    for ((name, one), (_, other)) in first.iter().zip(&files) {
+                        if one != other {
+                            differing.push(format!("{name} at --jobs {}", run.jobs));
+                        }
+                    }
+                    if first.len() != files.len() {
+                        differing.push(format!("the file list at --jobs {}", run.jobs));
+                    }
+                }
+            }
+        }
+    }
+    let medians: Vec<Duration> = times.into_iter().map(median_of).collect();
+    let mut rows = Vec::new();
+    let base = config.jobs.first().copied().unwrap_or(1);
+    for (index, &jobs) in config.jobs.iter().enumerate().skip(1) {
+        let goal = match jobs {
+            2 => Goal::AtLeast(1.9),
+            8 => Goal::AtLeast(6.0),
+            _ => Goal::None,
+        };
+        rows.push(Row {
+            name: format!("d. speed-up, --jobs {jobs} / --jobs {base}"),
+            measured: format_duration(medians[index]),
+            baseline: format_duration(medians[0]),
+            ratio: medians[0].as_secs_f64() / medians[index].as_secs_f64().max(1e-12),
+            goal,
+            note: format!(
+                "{} cases, {delay}ms per answer, {} requests at --jobs {jobs} and {} at --jobs {base}",
+                config.slow_cases.min(corpus.cases.len()),
+                requests[index],
+                requests[0]
+            ),
+        });
+    }
+    rows.push(Row {
+        name: "d. report files differing from the first run".into(),
+        measured: format!("{} runs", repetitions * config.jobs.len()),
+        baseline: String::new(),
+        ratio: differing.len() as f64,
+        goal: Goal::AtMost(0.0),
+        note: if differing.is_empty() {
+            "every report file byte for byte the same at every --jobs".into()
+        } else {
+            differing.join(", ")
+        },
     });
-    let parallel = median(repetitions, || {
-        std::hint::black_box(tool_conformance::run::jobs::run(&corpus, &two).expect("no schema"));
-    });
-    Ok(Row {
-        name: "d. --jobs 1 / --jobs 2, slow implementation".into(),
-        measured: parallel,
-        baseline: serial,
-        ratio: serial.as_secs_f64() / parallel.as_secs_f64().max(1e-12),
-        goal: Goal::AtLeast(1.8),
-        note: format!("{} cases, {delay}ms per answer; speed-up", config.slow_cases),
-    })
+    Ok(rows)
 }
 
 /// An argument object of about `bytes` bytes, and a schema declaring each of its fields.
@@ -498,6 +627,14 @@ fn reference_cost(config: &BenchConfig) -> Vec<Row> {
 /// A hostile input of size `n`: the schema and the arguments.
 type Hostile = fn(usize) -> (Value, Value);
 
+/// The hostile inputs: label, size N, and how to make one.
+const HOSTILE: [(&str, usize, Hostile); 4] = [
+    ("1 MB of nested &amp;amp;…", 1024 * 1024, nested_escapes),
+    ("10,000 unknown fields", 10_000, unknown_fields),
+    ("10,000-deep array text", 10_000, deep_array_text),
+    ("1 MB string, no references", 1024 * 1024, plain_string),
+];
+
 fn nested_escapes(n: usize) -> (Value, Value) {
     let text = format!("&{}", "amp;".repeat(n / 4));
     (json!({"type": "object", "properties": {"t": {"type": "string"}}}), json!({"t": text}))
@@ -518,57 +655,264 @@ fn plain_string(n: usize) -> (Value, Value) {
     (json!({"type": "object", "properties": {"t": {"type": "string"}}}), json!({"t": &text[..n]}))
 }
 
-/// The peak resident memory of this process so far, in MB (Linux only).
-fn peak_rss_mb() -> Option<f64> {
+/// A field of `/proc/self/status` in KB (Linux only).
+fn status_kb(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// The minor page faults of this process so far (Linux only).
-fn minor_faults() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    fields.get(7)?.parse().ok()
+/// The most memory one call may take above what the process held before it, as a multiple of
+/// the input's JSON text: the goal of the hostile inputs.
+const MEMORY_GOAL: f64 = 16.0;
+
+/// The child of the memory measurement (`--hostile-memory INDEX SIZE`): builds the input, resets
+/// the process's high-water mark (`/proc/self/clear_refs`), runs one call and prints the input's
+/// JSON text size, the resident set before the call, the high-water mark after it, and the size of
+/// what the call gave as JSON text (the arguments the handler received, or the error object), in
+/// bytes.
+fn hostile_memory_child(index: usize, size: usize) -> anyhow::Result<()> {
+    let (_, _, make) = HOSTILE.get(index).ok_or_else(|| anyhow::anyhow!("no hostile input {index}"))?;
+    let (schema, arguments) = make(size);
+    let text = serde_json::to_vec(&arguments)?.len();
+    let registry = registry(schema);
+    let before = status_kb("VmRSS:").ok_or_else(|| anyhow::anyhow!("no VmRSS in /proc/self/status"))?;
+    std::fs::write("/proc/self/clear_refs", "5")?;
+    let mut received = None;
+    let executor = registry.executor("bench").expect("registered");
+    let result = executor.execute(&arguments, &mut |value| received = Some(value)).map_err(|r| r.to_json());
+    let peak = status_kb("VmHWM:").ok_or_else(|| anyhow::anyhow!("no VmHWM in /proc/self/status"))?;
+    let output = match (result, received) {
+        (Err(error), _) => serde_json::to_vec(&error)?.len(),
+        (Ok(()), Some(value)) => serde_json::to_vec(&value)?.len(),
+        (Ok(()), None) => 0,
+    };
+    println!("{text} {} {} {output}", before * 1024, peak * 1024);
+    Ok(())
 }
 
-/// The minor page faults one call of `f` causes.
-fn faults_of(f: impl FnOnce()) -> Option<u64> {
-    let before = minor_faults()?;
-    f();
-    Some(minor_faults()?.saturating_sub(before))
+/// What one [`hostile_memory_child`] printed.
+struct Peak {
+    text: u64,
+    before: u64,
+    peak: u64,
+    output: u64,
 }
 
-/// f. Hostile inputs at size N and 4N (less than 4 times the time is better than linear).
-fn hostile(config: &BenchConfig) -> Vec<Row> {
-    let inputs: [(&str, usize, Hostile); 4] = [
-        ("1 MB of nested &amp;amp;…", 1024 * 1024, nested_escapes),
-        ("10,000 unknown fields", 10_000, unknown_fields),
-        ("10,000-deep array text", 10_000, deep_array_text),
-        ("1 MB string, no references", 1024 * 1024, plain_string),
-    ];
+impl Peak {
+    /// The memory the call took above what the process held before it.
+    fn call(&self) -> u64 {
+        self.peak.saturating_sub(self.before)
+    }
+}
+
+fn hostile_memory(config: &BenchConfig, index: usize, size: usize) -> anyhow::Result<Peak> {
+    let out = Command::new(&config.slow)
+        .args(["--hostile-memory", &index.to_string(), &size.to_string()])
+        .stderr(Stdio::inherit())
+        .output()?;
+    anyhow::ensure!(out.status.success(), "--hostile-memory {index} {size} failed");
+    let printed = String::from_utf8(out.stdout)?;
+    let numbers: Vec<u64> = printed.split_whitespace().map(str::parse).collect::<Result<_, _>>()?;
+    let [text, before, peak, output] = numbers[..] else { anyhow::bail!("--hostile-memory printed {printed:?}") };
+    Ok(Peak { text, before, peak, output })
+}
+
+/// f. Hostile inputs at size N and 4N: the time of one call (less than 4 times is better than
+/// linear), and the peak memory of one call, each in a process of its own.
+fn hostile(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
     let mut rows = Vec::new();
-    for (label, n, make) in inputs {
+    for (index, (label, n, make)) in HOSTILE.into_iter().enumerate() {
         let ((small_schema, small_arguments), (large_schema, large_arguments)) = (make(n), make(4 * n));
         let (small_registry, large_registry) = (registry(small_schema), registry(large_schema));
-        let (small, large) = medians(
+        let (small, large) = cpu_medians(
             config.repetitions,
             || execute(&small_registry, &small_arguments),
             || execute(&large_registry, &large_arguments),
         );
-        let mut memory = peak_rss_mb().map(|mb| format!("; peak RSS so far {mb:.0} MB")).unwrap_or_default();
-        let faults = (
-            faults_of(|| execute(&small_registry, &small_arguments)),
-            faults_of(|| execute(&large_registry, &large_arguments)),
+        let (small_wall, large_wall) = medians(
+            config.repetitions,
+            || execute(&small_registry, &small_arguments),
+            || execute(&large_registry, &large_arguments),
         );
-        if let (Some(small), Some(large)) = faults {
-            memory.push_str(&format!("; page faults per call {small} and {large}"));
-        }
-        rows.push(row(&format!("f. 4N / N: {label}"), large, small, Goal::Linear(4.0), format!("N and 4N{memory}")));
+        drop((small_registry, large_registry, small_arguments, large_arguments));
+        let wall = large_wall.as_secs_f64() / small_wall.as_secs_f64().max(1e-12);
+        rows.push(row(
+            &format!("f. CPU time 4N / N: {label}"),
+            large,
+            small,
+            Goal::AtMost(4.5),
+            format!(
+                "one call, this thread's CPU time; wall time {} / {} = {wall:.2}",
+                format_duration(large_wall),
+                format_duration(small_wall)
+            ),
+        ));
+        let (at_n, at_4n) = (hostile_memory(config, index, n)?, hostile_memory(config, index, 4 * n)?);
+        rows.push(Row {
+            name: format!("f. memory of a call at 4N / input: {label}"),
+            measured: format_bytes(at_4n.call() as f64),
+            baseline: format_bytes(at_4n.text as f64),
+            ratio: at_4n.call() as f64 / at_4n.text.max(1) as f64,
+            goal: Goal::AtMost(MEMORY_GOAL),
+            note: format!(
+                "at N {} for {} of input ({:.1}x); output as JSON text {} at 4N; process peak {} at 4N, {} at N",
+                format_bytes(at_n.call() as f64),
+                format_bytes(at_n.text as f64),
+                at_n.call() as f64 / at_n.text.max(1) as f64,
+                format_bytes(at_4n.output as f64),
+                format_bytes(at_4n.peak as f64),
+                format_bytes(at_n.peak as f64),
+            ),
+        });
     }
-    rows
+    Ok(rows)
+}
+
+/// A corpus `copies` times the size of `cases/`: the rule files once, and every case file
+/// `copies` times (`topic.yaml`, `topic-x1.yaml`, …), so each copy's cases get ids of their own
+/// and the kinds of case keep their proportions. Written under `dir`.
+fn write_corpus(dir: &Path, copies: usize) -> anyhow::Result<()> {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    let files = corpus::read_dir(&source).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for (path, text) in files {
+        let parent = dir.join(path.parent().unwrap_or(Path::new("")));
+        std::fs::create_dir_all(&parent)?;
+        if corpus::is_rule_file(&path) {
+            std::fs::write(dir.join(&path), text)?;
+            continue;
+        }
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("cases").to_string();
+        for copy in 0..copies {
+            let name = if copy == 0 { format!("{stem}.yaml") } else { format!("{stem}-x{copy}.yaml") };
+            std::fs::write(parent.join(name), &text)?;
+        }
+    }
+    Ok(())
+}
+
+/// The child of the scale measurement (`--scale-child CORPUS REPORT`): loads and lints the
+/// corpus, runs it against the reference in process (on this thread), writes the report, and
+/// prints the number of cases, the CPU time of each of the three in microseconds, their wall
+/// time likewise, and the process's peak resident memory in bytes.
+fn scale_child(corpus_dir: &Path, report_dir: &Path) -> anyhow::Result<()> {
+    let cpu = || thread_cpu().map(|d| d.as_nanos() as u64).ok_or_else(|| anyhow::anyhow!("no thread CPU clock"));
+    let (start, cpu_start) = (Instant::now(), cpu()?);
+    let corpus = Corpus::from_dir(corpus_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+    std::hint::black_box(corpus.coverage());
+    let (load, load_cpu) = (start.elapsed(), cpu()? - cpu_start);
+    let (start, cpu_start) = (Instant::now(), cpu()?);
+    let ran = tool_conformance::run::run(&corpus, &Selection::all(), &mut Reference::new());
+    let (run, run_cpu) = (start.elapsed(), cpu()? - cpu_start);
+    let (start, cpu_start) = (Instant::now(), cpu()?);
+    Report::for_corpus(&corpus, &ran).write_dir(report_dir)?;
+    let (report, report_cpu) = (start.elapsed(), cpu()? - cpu_start);
+    let peak = status_kb("VmHWM:").ok_or_else(|| anyhow::anyhow!("no VmHWM in /proc/self/status"))?;
+    println!(
+        "{} {} {} {} {} {} {} {}",
+        corpus.cases.len(),
+        load_cpu / 1000,
+        run_cpu / 1000,
+        report_cpu / 1000,
+        load.as_micros(),
+        run.as_micros(),
+        report.as_micros(),
+        peak * 1024
+    );
+    Ok(())
+}
+
+/// What the [`scale_child`]ren of one corpus printed.
+#[derive(Default, Clone)]
+struct Scaled {
+    cases: u64,
+    /// CPU time of load + lint, run, report.
+    stages: [Vec<Duration>; 3],
+    /// Wall time of the same.
+    walls: [Vec<Duration>; 3],
+    peaks: Vec<u64>,
+}
+
+/// g. Load + lint, a run against the reference and writing the report, for a corpus of 1×, and of
+/// each of [`BenchConfig::scales`] times, `cases/`; each in a process of its own, in turns. The
+/// ratios are of CPU time (the thread's, page faults included), which the machine's other work
+/// does not inflate as it does wall time; the wall times are in the notes.
+fn scale(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
+    let root = std::env::temp_dir().join(format!("tool-conformance-bench-scale-{}", std::process::id()));
+    let factors: Vec<usize> = std::iter::once(1).chain(config.scales.iter().copied()).collect();
+    let mut scaled = vec![Scaled::default(); factors.len()];
+    let measured = (|| -> anyhow::Result<()> {
+        for &factor in &factors {
+            write_corpus(&root.join(format!("x{factor}")), factor)?;
+        }
+        for _ in 0..config.repetitions.min(3) {
+            for (index, &factor) in factors.iter().enumerate() {
+                let (corpus, report) = (root.join(format!("x{factor}")), root.join(format!("report-x{factor}")));
+                let out = Command::new(&config.slow)
+                    .arg("--scale-child")
+                    .args([&corpus, &report])
+                    .stderr(Stdio::inherit())
+                    .output()?;
+                anyhow::ensure!(out.status.success(), "--scale-child failed on the {factor}x corpus");
+                let printed = String::from_utf8(out.stdout)?;
+                let numbers: Vec<u64> = printed.split_whitespace().map(str::parse).collect::<Result<_, _>>()?;
+                let [cases, load, run, report, load_wall, run_wall, report_wall, peak] = numbers[..] else {
+                    anyhow::bail!("--scale-child printed {printed:?}")
+                };
+                let entry = &mut scaled[index];
+                entry.cases = cases;
+                for (stage, micros) in [load, run, report].into_iter().enumerate() {
+                    entry.stages[stage].push(Duration::from_micros(micros));
+                }
+                for (stage, micros) in [load_wall, run_wall, report_wall].into_iter().enumerate() {
+                    entry.walls[stage].push(Duration::from_micros(micros));
+                }
+                entry.peaks.push(peak);
+            }
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&root);
+    measured?;
+    let mut rows = Vec::new();
+    let one = &scaled[0];
+    let peak = |s: &Scaled| {
+        let mut peaks = s.peaks.clone();
+        peaks.sort();
+        peaks.get(peaks.len() / 2).copied().unwrap_or_default()
+    };
+    for (index, &factor) in factors.iter().enumerate().skip(1) {
+        let many = &scaled[index];
+        let goal = Goal::AtMost(factor as f64 * 11.0 / 10.0);
+        for (stage, label) in ["load + lint", "run, reference in process", "write the report"].into_iter().enumerate() {
+            let (at_one, at_many) = (median_of(one.stages[stage].clone()), median_of(many.stages[stage].clone()));
+            let (wall_one, wall_many) = (median_of(one.walls[stage].clone()), median_of(many.walls[stage].clone()));
+            rows.push(row(
+                &format!("g. {factor}x / 1x: {label}, CPU time"),
+                at_many,
+                at_one,
+                goal,
+                format!(
+                    "{} and {} cases; wall time {} / {} = {:.2}",
+                    many.cases,
+                    one.cases,
+                    format_duration(wall_many),
+                    format_duration(wall_one),
+                    wall_many.as_secs_f64() / wall_one.as_secs_f64().max(1e-12)
+                ),
+            ));
+        }
+        let (at_one, at_many) = (peak(one), peak(many));
+        rows.push(Row {
+            name: format!("g. {factor}x / 1x: peak memory of the process"),
+            measured: format_bytes(at_many as f64),
+            baseline: format_bytes(at_one as f64),
+            ratio: at_many as f64 / at_one.max(1) as f64,
+            goal,
+            note: "VmHWM after load, run and report".into(),
+        });
+    }
+    Ok(rows)
 }
 
 /// A target that sleeps before every answer but `start` and `stop`: the slow implementation of
@@ -629,7 +973,8 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo bench --bench harness -- [--repetitions N] [--delay-ms MS] [--only LETTER]...";
+const USAGE: &str = "usage: cargo bench --bench harness -- [--repetitions N] [--delay-ms MS] [--slow-cases N] \
+                     [--jobs 1,2,4,8] [--scales 10,100] [--only LETTER]...";
 
 fn main_with(args: Vec<String>) -> anyhow::Result<()> {
     let mut config = BenchConfig::new()?;
@@ -645,13 +990,33 @@ fn main_with(args: Vec<String>) -> anyhow::Result<()> {
                 let delay: u64 = value("--serve-slow", &mut args)?.parse()?;
                 return serve_slow(Duration::from_millis(delay));
             }
+            "--hostile-memory" => {
+                let index: usize = value("--hostile-memory", &mut args)?.parse()?;
+                let size: usize = value("--hostile-memory", &mut args)?.parse()?;
+                return hostile_memory_child(index, size);
+            }
+            "--scale-child" => {
+                let corpus = PathBuf::from(value("--scale-child", &mut args)?);
+                let report = PathBuf::from(value("--scale-child", &mut args)?);
+                return scale_child(&corpus, &report);
+            }
+            "--jobs" => {
+                let list = value("--jobs", &mut args)?;
+                config.jobs = list.split(',').map(str::parse).collect::<Result<_, _>>()?;
+                anyhow::ensure!(!config.jobs.is_empty(), "--jobs takes a list such as 1,2,4,8");
+            }
+            "--scales" => {
+                let list = value("--scales", &mut args)?;
+                config.scales = list.split(',').map(str::parse).collect::<Result<_, _>>()?;
+            }
+            "--slow-cases" => config.slow_cases = value("--slow-cases", &mut args)?.parse()?,
             "--repetitions" => config.repetitions = value("--repetitions", &mut args)?.parse::<usize>()?.max(1),
             "--delay-ms" => config.delay = Duration::from_millis(value("--delay-ms", &mut args)?.parse()?),
             "--only" => {
                 let letter = value("--only", &mut args)?;
                 match letter.as_str() {
-                    "a" | "b" | "c" | "d" | "e" | "f" => config.only.extend(letter.chars()),
-                    _ => anyhow::bail!("--only takes a letter from a to f; {USAGE}"),
+                    "a" | "b" | "c" | "d" | "e" | "f" | "g" => config.only.extend(letter.chars()),
+                    _ => anyhow::bail!("--only takes a letter from a to g; {USAGE}"),
                 }
             }
             "-h" | "--help" => {
