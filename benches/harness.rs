@@ -883,7 +883,7 @@ fn scale(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
     };
     for (index, &factor) in factors.iter().enumerate().skip(1) {
         let many = &scaled[index];
-        let goal = Goal::AtMost(factor as f64 * 11.0 / 10.0);
+        let goal = Goal::AtMost(factor as f64 * 1.1);
         for (stage, label) in ["load + lint", "run, reference in process", "write the report"].into_iter().enumerate() {
             let (at_one, at_many) = (median_of(one.stages[stage].clone()), median_of(many.stages[stage].clone()));
             let (wall_one, wall_many) = (median_of(one.walls[stage].clone()), median_of(many.walls[stage].clone()));
