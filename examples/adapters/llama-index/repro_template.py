@@ -24,10 +24,13 @@ exec(f"def handler({', '.join(parameters)}):\n"
 tool = FunctionTool.from_defaults(fn=namespace["handler"], name=NAME)
 print("published schema:", json.dumps(tool.metadata.get_parameters_dict()))
 kwargs = parse_partial_json(ARGUMENTS_TEXT)
+print("model tool call (call_tool_with_selection):")
 output = call_tool_with_selection(ToolSelection(tool_id="call_1", tool_name=NAME, tool_kwargs=kwargs), [tool])
-print("model tool call ->", "error:" if output.is_error else "ok:", output.content)
+if output.is_error:
+    print("the caller got:", output.content)
 if isinstance(kwargs, dict):
+    print("agent workflow (tool.acall):")
     try:
-        print("agent workflow ->", asyncio.run(tool.acall(**kwargs)).content)
+        asyncio.run(tool.acall(**kwargs))
     except Exception as error:
-        print("agent workflow -> error:", type(error).__name__, error)
+        print("the caller got:", type(error).__name__, error)

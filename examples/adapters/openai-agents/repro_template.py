@@ -33,7 +33,11 @@ parameters = [
 ]
 
 
+received = []
+
+
 def handler(**kwargs):
+    received.append(True)
     print("the tool received:", {k: v for k, v in kwargs.items() if v is not NOT_SENT})
     return "ok"
 
@@ -44,4 +48,8 @@ handler.__name__ = NAME
 tool = function_tool(handler)
 print("published schema:", json.dumps(tool.params_json_schema))
 context = ToolContext(context=None, tool_name=NAME, tool_call_id="call_1", tool_arguments=ARGUMENTS_TEXT)
-print("the model gets:", asyncio.run(tool.on_invoke_tool(context, ARGUMENTS_TEXT)))
+answer = asyncio.run(tool.on_invoke_tool(context, ARGUMENTS_TEXT))
+if received:
+    print("the model gets:", answer)
+else:  # the tool did not run: the call's error, as the Runner hands it to the model
+    print("the caller got:", answer)
