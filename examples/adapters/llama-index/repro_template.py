@@ -11,11 +11,12 @@ from llama_index.core.tools import FunctionTool, call_tool_with_selection
 
 NAME = "__TOOL__"
 SCHEMA = json.loads(r'''__SCHEMA__''')
+ROOT = SCHEMA if isinstance(SCHEMA, dict) else {}  # a boolean schema (true, false) declares no parameters
 ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
 
 # A real def with the schema's properties as parameters (no annotations needed: LlamaIndex checks none).
-required = SCHEMA.get("required", [])
-names = list(SCHEMA.get("properties", {}))
+required = ROOT.get("required", [])
+names = list(ROOT.get("properties", {}))
 parameters = [n for n in names if n in required] + [f"{n}=NOT_SENT" for n in names if n not in required]
 namespace = {"NOT_SENT": object()}
 exec(f"def handler({', '.join(parameters)}):\n"
