@@ -177,9 +177,12 @@ reproductions() {
       continue
     fi
     bad=$((bad + 1))
-    echo "  FAILED reproduction $n of $total ($head) $why; the last lines it printed:"
-    tail -n 8 "$out/$n.out" | sed 's/^/    | /'
-    tail -n 8 "$out/$n.err" | sed 's/^/    ! /'
+    echo "  FAILED reproduction $n of $total ($head) $why"
+    if [ "$bad" -le 2 ]; then  # the first two say what they printed, the rest only that they fail
+      echo "    its last lines (| stdout, ! stderr):"
+      tail -n 6 "$out/$n.out" | cut -c1-200 | sed 's/^/    | /'
+      tail -n 6 "$out/$n.err" | cut -c1-200 | sed 's/^/    ! /'
+    fi
   done <"$out/index.tsv"
   repro_note="$ran of $total reproductions run ($((total - distinct)) identical to another), $(elapsed "$started") s"
   echo "  reproductions: $repro_note, $((ran - bad)) printed an outcome line"
