@@ -26,6 +26,11 @@
 # (the run published) and of a second run at --jobs 4 (its report thrown away), written to
 # reports/<name>/timing.json; and it regenerates reports/<name>/README.md
 # (`tool-conformance readme`). --check writes neither: time is not deterministic.
+#
+# Every reproduction of the row's page (the one published, or with --check the page made in the
+# scratch folder) is then run from the adapter folder with its interpreter, 60 s at most each: one
+# that exits non-zero, times out, or prints neither a `the tool received:` nor a `the caller got:`
+# line fails the row (docs/protocol.md, "The reproduction template").
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -34,7 +39,7 @@ names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -129,6 +134,64 @@ print("; ".join(parts) or "only the bytes differ")
 PY
 }
 
+# reproductions NAME PAGE: runs every reproduction of the generated PAGE (a reports/<name>/README.md),
+# each the adapter's template filled with a failing case (examples/adapters/reproductions.py takes
+# them out of the page exactly; identical ones run once), from the adapter folder with the
+# adapter's interpreter (.venv/bin/python for install=venv, node for install=npm), fed on stdin,
+# within $repro_timeout seconds each. Each must exit 0 and print a line that begins with `the tool
+# received:` or `the caller got:` (the outcome lines every template prints, docs/protocol.md).
+# Sets repro_note (what ran, for the row's summary) and returns 1 when one does not, saying which.
+repro_timeout=60
+reproductions() {
+  local name="$1" page="$2" dir="examples/adapters/$1" language kind out counts total distinct
+  local n head src code why started ran=0 bad=0 interpreter=()
+  repro_note=""
+  [ -f "$dir/about.yaml" ] || return 0
+  language="$(sed -n 's/^language:[[:space:]]*//p' "$dir/about.yaml" | tr -d "\"' \r" | head -n 1)"
+  kind="$(conf "$name" install)"
+  case "$kind/$language" in
+    venv/python) interpreter=(.venv/bin/python -) ;;
+    npm/javascript) interpreter=(node --input-type=module -) ;;
+    *) repro_note="no way to run a $language reproduction of an install=$kind adapter"; return 1 ;;
+  esac
+  out="$scratch/$name-repro"
+  rm -rf "$out"
+  if ! counts="$(python3 examples/adapters/reproductions.py "$page" "$language" "$out" 2>"$scratch/$name-repro.txt")"; then
+    repro_note="the reproductions of $page cannot be taken out: $(head -n 1 "$scratch/$name-repro.txt")"
+    return 1
+  fi
+  read -r total distinct <<<"$counts"
+  started=$(date +%s.%N)
+  while IFS=$'\t' read -r n head src; do
+    [ "$n" = "$src" ] || continue
+    ran=$((ran + 1))
+    (cd "$dir" && timeout -k 5 "$repro_timeout" "${interpreter[@]}" <"$out/$n.src") >"$out/$n.out" 2>"$out/$n.err"
+    code=$?
+    if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then
+      why="did not finish within $repro_timeout s"
+    elif [ "$code" -ne 0 ]; then
+      why="exited $code"
+    elif ! grep -qE '^(the tool received:|the caller got:)' "$out/$n.out"; then
+      why="printed neither a 'the tool received:' nor a 'the caller got:' line"
+    else
+      continue
+    fi
+    bad=$((bad + 1))
+    echo "  FAILED reproduction $n of $total ($head) $why"
+    if [ "$bad" -le 2 ]; then  # the first two say what they printed, the rest only that they fail
+      echo "    its last lines (| stdout, ! stderr):"
+      tail -n 6 "$out/$n.out" | cut -c1-200 | sed 's/^/    | /'
+      tail -n 6 "$out/$n.err" | cut -c1-200 | sed 's/^/    ! /'
+    fi
+  done <"$out/index.tsv"
+  repro_note="$ran of $total reproductions run ($((total - distinct)) identical to another), $(elapsed "$started") s"
+  echo "  reproductions: $repro_note, $((ran - bad)) printed an outcome line"
+  if [ "$bad" -gt 0 ]; then
+    repro_note="$bad of the $ran reproductions of $page run from $dir fail (see above)"
+    return 1
+  fi
+}
+
 summary=()
 failed=false
 for name in "${names[@]}"; do
@@ -202,6 +265,7 @@ for name in "${names[@]}"; do
       failed=true
     fi
   fi
+  page=""
   if ! $check && [ "$code" -eq 0 ]; then
     # The time to a standing: the run above at --jobs 1, and one at --jobs 4 for its time alone.
     started=$(date +%s.%N)
@@ -218,12 +282,28 @@ for name in "${names[@]}"; do
     if "$TOOL_CONFORMANCE" readme "$published" >"$scratch/$name-README.md" 2>"$scratch/$name-readme.txt"; then
       mv "$scratch/$name-README.md" "$published/README.md"
       echo "  $published/README.md regenerated"
+      page="$published/README.md"
     else
       echo "  FAILED to write $published/README.md:"; sed 's/^/  /' "$scratch/$name-readme.txt"
       failed=true
     fi
   fi
-  summary+=("$(printf '%-8s %s: %s' "$([ "$verdict" = "as published" ] && echo ok || echo '--')" "$name" "$verdict")")
+  # The page's reproductions: the one just published, or (--check) the page this run makes.
+  if $check && [ "$code" -eq 0 ]; then
+    if "$TOOL_CONFORMANCE" readme --color never --adapter "examples/adapters/$name" "$out" >"$out/README.md" 2>"$scratch/$name-readme.txt"; then
+      page="$out/README.md"
+    else
+      verdict="FAILED: the page cannot be made: $(head -n 1 "$scratch/$name-readme.txt")"
+      failed=true
+    fi
+  fi
+  repro_note=""
+  if [ -n "$page" ] && ! reproductions "$name" "$page"; then
+    failed=true
+    if [ "$verdict" = "as published" ]; then verdict="FAILED: $repro_note"; else verdict="$verdict; FAILED: $repro_note"; fi
+    repro_note=""
+  fi
+  summary+=("$(printf '%-8s %s: %s%s' "$([ "$verdict" = "as published" ] && echo ok || echo '--')" "$name" "$verdict" "${repro_note:+; $repro_note}")")
   [ "$verdict" = "as published" ] || $check || echo "  $verdict"
 done
 

@@ -1,8 +1,8 @@
 # One tool-conformance case against FastMCP (PyPI `fastmcp`), as the adapter runs it: a tool whose
 # function signature states the schema (the adapter's schema_to_function.py writes it, as FastMCP
 # users write one; it is printed first), added with FastMCP.tool and called with
-# FastMCP.call_tool. From the repository root, with the adapter's pins installed:
-#   examples/adapters/fastmcp/.venv/bin/python repro.py
+# FastMCP.call_tool. From the adapter folder, with the adapter's pins installed:
+#   .venv/bin/python repro.py
 import asyncio
 import inspect
 import json
@@ -10,7 +10,8 @@ import logging
 import sys
 import warnings
 
-sys.path[:0] = ["examples/adapters/fastmcp", "adapters/python"]  # the adapter's mapping, and the kit it uses
+# The adapter's mapping, and the kit it uses (from the adapter folder, or the repository root).
+sys.path[:0] = ["", "../../../adapters/python", "examples/adapters/fastmcp", "adapters/python"]
 from schema_to_function import build_function  # noqa: E402
 from fastmcp import FastMCP  # noqa: E402
 from fastmcp.exceptions import FastMCPError  # noqa: E402

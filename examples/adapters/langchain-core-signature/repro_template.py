@@ -11,11 +11,14 @@ from langchain_core.tools import StructuredTool
 
 NAME = "__TOOL__"
 SCHEMA = json.loads(r'''__SCHEMA__''')
+ROOT = SCHEMA if isinstance(SCHEMA, dict) else {}  # a boolean schema (true, false) declares no parameters
 ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
 TYPES = {"string": str, "integer": int, "number": float, "boolean": bool, "null": type(None), "array": list, "object": dict}
 
 
 def annotation(schema):  # the root parameters' annotations, as a user writes them
+    if not isinstance(schema, dict):  # true or false
+        return Any
     if "enum" in schema or "const" in schema:
         return Literal[tuple(schema["enum"] if "enum" in schema else [schema["const"]])]
     kind = schema.get("type")
@@ -25,11 +28,11 @@ def annotation(schema):  # the root parameters' annotations, as a user writes th
 
 
 NOT_SENT = object()
-required = SCHEMA.get("required", [])
+required = ROOT.get("required", [])
 parameters = [
     inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation(sub),
                       default=inspect.Parameter.empty if name in required else NOT_SENT)
-    for name, sub in SCHEMA.get("properties", {}).items()
+    for name, sub in ROOT.get("properties", {}).items()
 ]
 
 

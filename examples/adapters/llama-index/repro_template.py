@@ -11,11 +11,12 @@ from llama_index.core.tools import FunctionTool, call_tool_with_selection
 
 NAME = "__TOOL__"
 SCHEMA = json.loads(r'''__SCHEMA__''')
+ROOT = SCHEMA if isinstance(SCHEMA, dict) else {}  # a boolean schema (true, false) declares no parameters
 ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
 
 # A real def with the schema's properties as parameters (no annotations needed: LlamaIndex checks none).
-required = SCHEMA.get("required", [])
-names = list(SCHEMA.get("properties", {}))
+required = ROOT.get("required", [])
+names = list(ROOT.get("properties", {}))
 parameters = [n for n in names if n in required] + [f"{n}=NOT_SENT" for n in names if n not in required]
 namespace = {"NOT_SENT": object()}
 exec(f"def handler({', '.join(parameters)}):\n"
@@ -24,10 +25,13 @@ exec(f"def handler({', '.join(parameters)}):\n"
 tool = FunctionTool.from_defaults(fn=namespace["handler"], name=NAME)
 print("published schema:", json.dumps(tool.metadata.get_parameters_dict()))
 kwargs = parse_partial_json(ARGUMENTS_TEXT)
+print("model tool call (call_tool_with_selection):")
 output = call_tool_with_selection(ToolSelection(tool_id="call_1", tool_name=NAME, tool_kwargs=kwargs), [tool])
-print("model tool call ->", "error:" if output.is_error else "ok:", output.content)
+if output.is_error:
+    print("the caller got:", output.content)
 if isinstance(kwargs, dict):
+    print("agent workflow (tool.acall):")
     try:
-        print("agent workflow ->", asyncio.run(tool.acall(**kwargs)).content)
+        asyncio.run(tool.acall(**kwargs))
     except Exception as error:
-        print("agent workflow -> error:", type(error).__name__, error)
+        print("the caller got:", type(error).__name__, error)

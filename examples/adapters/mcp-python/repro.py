@@ -1,14 +1,14 @@
 # One tool-conformance case against the MCP Python SDK (PyPI `mcp`), as the adapter runs it:
 # a tool whose function signature states the schema (the adapter's signature.py writes it, as SDK
 # users write one; it is printed first), added with MCPServer.add_tool and called with
-# MCPServer.call_tool. From the repository root, with the adapter's pins installed:
-#   examples/adapters/mcp-python/.venv/bin/python repro.py
+# MCPServer.call_tool. From the adapter folder (or the repository root), with the adapter's pins
+# installed: .venv/bin/python repro.py
 import asyncio
 import json
 import sys
 import warnings
 
-sys.path.insert(0, "examples/adapters/mcp-python")
+sys.path[:0] = ["", "examples/adapters/mcp-python"]  # the adapter's signature.py
 import signature  # noqa: E402
 from mcp.server.mcpserver import MCPServer  # noqa: E402
 from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
