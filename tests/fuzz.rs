@@ -1,4 +1,4 @@
-//! The fuzzer's power (issue 17), within a bounded budget so the suite stays fast:
+//! The fuzzer's power, within a bounded budget so the suite stays fast:
 //! - against the reference it makes no required finding (and, the reference being its own
 //!   oracle, no interpretation finding either);
 //! - against each defective implementation of `tests/defects` it finds the defect in the clause

@@ -15,6 +15,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use tool_conformance::report::Report;
+use tool_conformance::report::about::TIMING_FILE;
 use tool_conformance::report::readme::{self, README_FILE};
 use tool_conformance::run::run;
 use tool_conformance::{Corpus, Reference, Selection};
@@ -47,7 +48,7 @@ fn reports_reference_is_current() {
     if let Ok(entries) = std::fs::read_dir(&dir) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if !written.contains(name.as_str()) && name != README_FILE {
+            if !written.contains(name.as_str()) && name != README_FILE && name != TIMING_FILE {
                 stale.push(format!("{name} is no longer written by a run: delete it"));
             }
         }

@@ -179,7 +179,7 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
 }
 
 /// `8.1 s at --jobs 1, 3.9 s at --jobs 4`, or why there is no figure.
-fn timing(timing: Option<&Timing>) -> String {
+pub(crate) fn timing(timing: Option<&Timing>) -> String {
     match timing {
         Some(t) if !t.runs.is_empty() => {
             t.runs.iter().map(|r| format!("{:.1} s at `--jobs {}`", r.seconds, r.jobs)).collect::<Vec<_>>().join(", ")

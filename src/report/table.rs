@@ -17,6 +17,7 @@
 //! then the example adapter), then by folder name.
 
 use crate::case::Level;
+use crate::report::about::Timing;
 use crate::report::cell;
 use crate::report::markdown::escape;
 use crate::standing::Counts;
@@ -47,6 +48,8 @@ pub struct Published {
     pub failures: Vec<PublishedFailure>,
     /// Skipped cases: id and the reason given.
     pub skips: Vec<(String, String)>,
+    /// The time to this standing, from `folder/timing.json` when [`Published::load`] found one.
+    pub timing: Option<Timing>,
 }
 
 /// One rule of a published standing.
@@ -95,7 +98,10 @@ impl Published {
         let text = std::fs::read_to_string(&path).map_err(|e| error(format!("cannot read: {e}")))?;
         let value: Value = crate::json::from_str(&text).map_err(|e| error(format!("not JSON: {e}")))?;
         let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        Published::from_json(&name, &value).map_err(|kind| error(kind.to_string()))
+        let mut published = Published::from_json(&name, &value).map_err(|kind| error(kind.to_string()))?;
+        published.timing =
+            Timing::load(folder).map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
+        Ok(published)
     }
 
     /// Reads a parsed standing.json published in the folder `folder`.
@@ -145,6 +151,7 @@ impl Published {
             rules,
             failures,
             skips,
+            timing: None,
         }
     }
 
@@ -262,6 +269,18 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
             for (digest, folders) in &digests {
                 let _ = writeln!(out, "- {digest}: {}", escape(&folders.join(", ")));
             }
+        }
+    }
+    if standings.iter().any(|s| s.timing.is_some()) {
+        let _ = writeln!(
+            out,
+            "\n## Time to a standing\n\nThe wall time of a whole run of the corpus, install excluded, as measured \
+             when the standing was published (`timing.json` beside it; machines and their load differ, so \
+             compare within a row more than across rows).\n\n| standing | time to a standing |\n|---|---|"
+        );
+        for s in standings {
+            let link = format!("[{}]({}/README.md)", escape(&s.folder), s.folder);
+            let _ = writeln!(out, "| {link} | {} |", crate::report::readme::timing(s.timing.as_ref()));
         }
     }
     let unexplained: usize = standings.iter().map(|s| s.unexplained().len()).sum();
@@ -422,6 +441,26 @@ mod tests {
         );
         let required = Published::from_json("framework", &standing("fw", "fail", None)).unwrap();
         assert_eq!(required.unexplained().len(), 1);
+    }
+
+    #[test]
+    fn times_to_a_standing_stand_in_a_table_of_their_own() {
+        let mut timed = Published::from_json("framework", &standing("fw", "pass", None)).unwrap();
+        let untimed = Published::from_json("reference", &standing("ref", "pass", None)).unwrap();
+        assert!(!render("reports", &[untimed.clone(), timed.clone()]).contains("## Time to a standing"));
+        timed.timing = Some(Timing {
+            runs: vec![
+                crate::report::about::TimedRun { jobs: 1, seconds: 8.14 },
+                crate::report::about::TimedRun { jobs: 4, seconds: 3.9 },
+            ],
+        });
+        let page = render("reports", &[untimed, timed]);
+        assert!(page.contains("## Time to a standing"), "{page}");
+        assert!(
+            page.contains("| [framework](framework/README.md) | 8.1 s at `--jobs 1`, 3.9 s at `--jobs 4` (wall time"),
+            "{page}"
+        );
+        assert!(page.contains("| [reference](reference/README.md) | not measured (no timing.json) |"), "{page}");
     }
 
     #[test]
