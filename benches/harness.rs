@@ -213,21 +213,8 @@ fn format_duration(d: Duration) -> String {
 /// inflates wall time.
 #[cfg(target_os = "linux")]
 fn thread_cpu() -> Option<Duration> {
-    #[repr(C)]
-    struct Timespec {
-        seconds: i64,
-        nanoseconds: i64,
-    }
-    unsafe extern "C" {
-        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut time = Timespec { seconds: 0, nanoseconds: 0 };
-    // SAFETY: clock_gettime writes one timespec (two 64-bit integers on 64-bit Linux) to the
-    // pointer it is given, which points to one.
-    let status = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
-    (status == 0 && cfg!(target_pointer_width = "64"))
-        .then(|| Duration::new(time.seconds as u64, time.nanoseconds as u32))
+    let time = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Some(Duration::new(u64::try_from(time.tv_sec).ok()?, u32::try_from(time.tv_nsec).ok()?))
 }
 
 #[cfg(not(target_os = "linux"))]
