@@ -182,11 +182,20 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
 pub(crate) fn timing(timing: Option<&Timing>) -> String {
     match timing {
         Some(t) if !t.runs.is_empty() => {
-            t.runs.iter().map(|r| format!("{:.1} s at `--jobs {}`", r.seconds, r.jobs)).collect::<Vec<_>>().join(", ")
+            t.runs
+                .iter()
+                .map(|r| format!("{} s at `--jobs {}`", seconds(r.seconds), r.jobs))
+                .collect::<Vec<_>>()
+                .join(", ")
                 + " (wall time of the whole corpus, install excluded)"
         }
         _ => "not measured (no timing.json)".to_string(),
     }
+}
+
+/// Seconds to one decimal, or to two under a second, so that a run of 0.05 s does not read 0.1 s.
+fn seconds(value: f64) -> String {
+    if value < 1.0 { format!("{value:.2}") } else { format!("{value:.1}") }
 }
 
 /// The verdict per rule, then each rule's clauses, with every status apart.

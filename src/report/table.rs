@@ -451,13 +451,13 @@ mod tests {
         timed.timing = Some(Timing {
             runs: vec![
                 crate::report::about::TimedRun { jobs: 1, seconds: 8.14 },
-                crate::report::about::TimedRun { jobs: 4, seconds: 3.9 },
+                crate::report::about::TimedRun { jobs: 4, seconds: 0.05 },
             ],
         });
         let page = render("reports", &[untimed, timed]);
         assert!(page.contains("## Time to a standing"), "{page}");
         assert!(
-            page.contains("| [framework](framework/README.md) | 8.1 s at `--jobs 1`, 3.9 s at `--jobs 4` (wall time"),
+            page.contains("| [framework](framework/README.md) | 8.1 s at `--jobs 1`, 0.05 s at `--jobs 4` (wall time"),
             "{page}"
         );
         assert!(page.contains("| [reference](reference/README.md) | not measured (no timing.json) |"), "{page}");
