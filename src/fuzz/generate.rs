@@ -94,11 +94,11 @@ const LITERALS: [&str; 9] = ["null", "1", "true", "\"[1]\"", "[1]", "{\"a\":1}",
 /// One piece of a generated string.
 #[derive(Debug, Clone)]
 pub enum Piece {
-    /// A word of [`WORDS`].
+    /// A word of `WORDS`.
     Word(usize),
-    /// A reference of [`REFERENCES`].
+    /// A reference of `REFERENCES`.
     Reference(usize),
-    /// Odd Unicode of [`ODD`].
+    /// Odd Unicode of `ODD`.
     Odd(usize),
 }
 
@@ -157,9 +157,9 @@ pub enum Sent {
     JsonText(Vec<Item>, bool, u8),
     /// A value of another type (indexes a list of wrong values).
     WrongType(u8),
-    /// A number at an edge ([`NUMBERS`]).
+    /// A number at an edge (`NUMBERS`).
     Number(usize),
-    /// A whole text of [`LITERALS`].
+    /// A whole text of `LITERALS`.
     Literal(usize),
     /// null.
     Null,
@@ -170,7 +170,7 @@ pub enum Sent {
 pub enum Item {
     /// A string.
     Text(Vec<Piece>),
-    /// A number of [`NUMBERS`].
+    /// A number of `NUMBERS`.
     Number(usize),
     /// JSON text nested as a string.
     Nested(bool),

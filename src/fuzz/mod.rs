@@ -12,7 +12,7 @@
 //! its difference breaks ([`attribute`]); a target that cannot answer is reported apart, with
 //! the request. A finding is shrunk (proptest's shrinking of the generated data, keeping "the
 //! target still fails at the same level in the same clause"), then written as a case file
-//! ([`write`]) that `check --add-cases` accepts and `run --add-cases` reproduces.
+//! ([`mod@write`]) that `check --add-cases` accepts and `run --add-cases` reproduces.
 
 pub mod attribute;
 pub mod generate;

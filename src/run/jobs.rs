@@ -2,14 +2,14 @@
 //! at once (`--jobs N`), with the same result as a serial run.
 //!
 //! Each instance is its own target with its own [`Session`] (so its own registration cache), on
-//! its own thread. The selected cases are handed out one at a time from a shared [`Queue`] that
+//! its own thread. The selected cases are handed out one at a time from a shared `Queue` that
 //! gives each instance a contiguous share of them, so that an instance runs neighbouring cases
 //! (which mostly share their tools, so that the instances together register about as often as a
 //! serial run does: 706 requests at `--jobs 8` for 684 serially in `benches/harness.rs`), and an
 //! instance that runs out takes the second half of the largest share left. Each outcome goes
-//! back to its case's slot, so outcomes come out in corpus order whichever instance ran them. An instance that did not start takes no cases while another did start; when none
-//! started, their error is every case's. A target that panics gives an error outcome, not a
-//! crashed run.
+//! back to its case's slot, so outcomes come out in corpus order whichever instance ran them. An
+//! instance that did not start takes no cases while another did start; when none started, their
+//! error is every case's. A target that panics gives an error outcome, not a crashed run.
 //!
 //! For an implementation reached over the protocol this is also where the [`WireLog`] is read:
 //! the exchange that led to a failure goes into the failure, and with `--transcript` every
@@ -206,21 +206,21 @@ pub fn run_cases_with_progress(
 /// half of the largest range left (all of it when one case is left). So every case is handed out
 /// exactly once, an instance that never asks (one that did not start) leaves its share to the
 /// others, and with one instance the cases go out in order.
-pub struct Queue {
+pub(crate) struct Queue {
     ranges: Mutex<Vec<Range<usize>>>,
 }
 
 impl Queue {
     /// `cases` cases shared out among `instances` instances, in contiguous ranges of sizes that
     /// differ by at most one.
-    pub fn new(cases: usize, instances: usize) -> Queue {
+    pub(crate) fn new(cases: usize, instances: usize) -> Queue {
         let instances = instances.max(1);
         let ranges = (0..instances).map(|i| cases * i / instances..cases * (i + 1) / instances).collect();
         Queue { ranges: Mutex::new(ranges) }
     }
 
     /// The next case for instance `index`, or `None` when every case has been handed out.
-    pub fn take(&self, index: usize) -> Option<usize> {
+    pub(crate) fn take(&self, index: usize) -> Option<usize> {
         let mut ranges = self.ranges.lock().unwrap_or_else(|p| p.into_inner());
         if ranges.get(index)?.is_empty() {
             let (victim, largest) = ranges.iter().enumerate().max_by_key(|(i, r)| (r.len(), std::cmp::Reverse(*i)))?;
