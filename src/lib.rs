@@ -9,7 +9,7 @@
 //! - [`case`]: the case model, its tools and transports, and what a case expects;
 //! - [`corpus`]: loading and linting case files and rule files (one `rule.yaml` per rule), the
 //!   embedded corpus, the digest of the files that ran;
-//! - [`target`]: the implementation under test ([`Target`]), protocol v1 and the stdio and HTTP
+//! - [`peer`]: the implementation under test ([`Target`]), protocol v1 and the stdio and HTTP
 //!   channels that reach an implementation in any language; [`mod@reference`] is the built-in
 //!   implementation;
 //! - [`mod@run`]: running a selection on one or more instances of a target, each case ending as an
@@ -44,7 +44,7 @@ pub mod report;
 pub mod run;
 pub mod serve;
 pub mod standing;
-pub mod target;
+pub mod peer;
 pub mod trials;
 
 pub use case::tool::{Tool, Transport, View};
@@ -55,9 +55,9 @@ pub use run::Run;
 pub use run::config::{RunConfig, Selection};
 pub use run::outcome::{Outcome, Status};
 pub use standing::Standing;
-pub use target::http::HttpTarget;
-pub use target::stdio::StdioTarget;
-pub use target::{Implementation, Invocation, Target, TargetError};
+pub use peer::http::HttpTarget;
+pub use peer::stdio::StdioTarget;
+pub use peer::{Implementation, Invocation, Target, TargetError};
 pub use trials::trials;
 
 /// The suite's version, pinned in every report.

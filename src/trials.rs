@@ -25,7 +25,7 @@ use crate::corpus::Corpus;
 use crate::report::terminal;
 use crate::run::Session;
 use crate::run::outcome::Status;
-use crate::target::Target;
+use crate::peer::Target;
 use libtest_mimic::{Failed, Trial};
 use std::sync::{Arc, Mutex};
 

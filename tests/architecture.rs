@@ -11,14 +11,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("exit", &[]),
     ("case", &["json"]),
     ("corpus", &["case", "json"]),
-    ("target", &["case", "json"]),
-    ("reference", &["target", "case", "json"]),
-    ("run", &["corpus", "target", "reference", "case", "json"]),
-    ("standing", &["run", "corpus", "target", "case", "json"]),
-    ("report", &["standing", "run", "corpus", "target", "case", "json"]),
-    ("serve", &["target", "reference", "case", "json"]),
-    ("trials", &["report", "run", "corpus", "target", "case", "json"]),
-    ("fuzz", &["run", "corpus", "target", "reference", "case", "json"]),
+    ("peer", &["case", "json"]),
+    ("reference", &["peer", "case", "json"]),
+    ("run", &["corpus", "peer", "reference", "case", "json"]),
+    ("standing", &["run", "corpus", "peer", "case", "json"]),
+    ("report", &["standing", "run", "corpus", "peer", "case", "json"]),
+    ("serve", &["peer", "reference", "case", "json"]),
+    ("trials", &["report", "run", "corpus", "peer", "case", "json"]),
+    ("fuzz", &["run", "corpus", "peer", "reference", "case", "json"]),
 ];
 
 /// The part a file of `src/` belongs to: its folder, or its name for a file at the top.

@@ -7,8 +7,8 @@
 use serde_json::{Value, json};
 use tool_conformance::run::config::{Limits, RunConfig, Selection};
 use tool_conformance::run::{self as runner, jobs};
-use tool_conformance::target::protocol::{Answer, Command, Request, VERSION};
-use tool_conformance::target::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
+use tool_conformance::peer::protocol::{Answer, Command, Request, VERSION};
+use tool_conformance::peer::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
 use tool_conformance::{Corpus, Reference, Status};
 
 fn schema() -> Value {
@@ -145,8 +145,8 @@ fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {
     use tool_conformance::run::config::Limits;
     use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::target::remote::Remote;
-    use tool_conformance::target::transcript::WireLog;
+    use tool_conformance::peer::remote::Remote;
+    use tool_conformance::peer::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let mut case = corpus
@@ -208,8 +208,8 @@ fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must
     use tool_conformance::corpus::passes_validation;
     use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::target::remote::Remote;
-    use tool_conformance::target::transcript::WireLog;
+    use tool_conformance::peer::remote::Remote;
+    use tool_conformance::peer::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let cases: Vec<_> =
@@ -276,8 +276,8 @@ fn a_failing_case_shows_the_same_exchange_whatever_ran_before_it_on_its_instance
     use tool_conformance::case::{Case, Check};
     use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::target::remote::Remote;
-    use tool_conformance::target::transcript::WireLog;
+    use tool_conformance::peer::remote::Remote;
+    use tool_conformance::peer::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let run = |cases: &[&Case]| {

@@ -15,7 +15,7 @@ use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
 use tool_conformance::standing::expectations::ExpectedFailures;
 use tool_conformance::standing::regression::{self, Snapshot};
-use tool_conformance::target::transcript;
+use tool_conformance::peer::transcript;
 use tool_conformance::{Corpus, Level, Reference, exit};
 
 /// Prints to stdout like `print!`, but a closed stdout (a pipe into `head`) ends the output

@@ -16,7 +16,7 @@ pub mod transport;
 pub mod validate;
 
 use crate::case::tool::{Tool, Transport, View};
-use crate::target::{Implementation, Invocation, Target, TargetError};
+use crate::peer::{Implementation, Invocation, Target, TargetError};
 use registry::Registry;
 use serde_json::Value;
 use transport::Dispatch;

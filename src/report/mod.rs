@@ -33,7 +33,7 @@ use crate::run::outcome::{Outcome, Status};
 use crate::standing::Standing;
 use crate::standing::digest::CorpusDigest;
 use crate::standing::expectations::{ExpectedFailures, Triage};
-use crate::target::Implementation;
+use crate::peer::Implementation;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;

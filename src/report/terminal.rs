@@ -310,7 +310,7 @@ fn write_failure(outcome: &Outcome, paint: Paint, expected: Option<&str>) -> Str
 fn write_sent(out: &mut String, id: &str, sent: &[(String, Value)]) {
     let _ = writeln!(out, "  sent (whole with `run --case {} --full`, or `show` it):", one_line(id));
     for (what, value) in sent {
-        let text = crate::target::transcript::truncate(&value.to_string(), SENT_CHARS);
+        let text = crate::peer::transcript::truncate(&value.to_string(), SENT_CHARS);
         let _ = writeln!(out, "    {}: {}", one_line(what), one_line(&text));
     }
 }

@@ -21,13 +21,13 @@ use crate::reference::Reference;
 use crate::run::config::{RunConfig, TargetSpec};
 use crate::run::outcome::{Outcome, Status};
 use crate::run::{Run, Session};
-use crate::target::http::HttpTarget;
-use crate::target::protocol_schema::{ProtocolSchema, SchemaError};
-use crate::target::remote::Remote;
-use crate::target::server::Loopback;
-use crate::target::stdio::StdioTarget;
-use crate::target::transcript::{Exchange, WireLog, report_lines};
-use crate::target::{Implementation, Target};
+use crate::peer::http::HttpTarget;
+use crate::peer::protocol_schema::{ProtocolSchema, SchemaError};
+use crate::peer::remote::Remote;
+use crate::peer::server::Loopback;
+use crate::peer::stdio::StdioTarget;
+use crate::peer::transcript::{Exchange, WireLog, report_lines};
+use crate::peer::{Implementation, Target};
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Barrier, Mutex};
@@ -90,7 +90,7 @@ pub fn instances(config: &RunConfig) -> Result<Vec<Instance>, SchemaError> {
     Ok(instances)
 }
 
-fn boxed<C: crate::target::remote::Channel + 'static>(
+fn boxed<C: crate::peer::remote::Channel + 'static>(
     remote: Remote<C>,
     schema: Option<ProtocolSchema>,
 ) -> Box<dyn Target + Send> {

@@ -38,7 +38,7 @@ use crate::corpus::rules::Rejections;
 use crate::json::compare::{order, same};
 use crate::run::config::Selection;
 use crate::run::outcome::{Failure, Observation, Outcome, ReadingCheck, Status};
-use crate::target::{Implementation, Invocation, Target, TargetError};
+use crate::peer::{Implementation, Invocation, Target, TargetError};
 use serde_json::{Map, Value, json};
 
 /// A whole run: who was tested, and every selected case's outcome, in corpus order.

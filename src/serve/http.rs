@@ -21,8 +21,8 @@
 //! fresh target, and the server stays up.
 
 use super::Server;
-use crate::target::Target;
-use crate::target::protocol::Answer;
+use crate::peer::Target;
+use crate::peer::protocol::Answer;
 use rustix::net::sockopt::{Timeout, set_socket_timeout, set_tcp_nodelay};
 use std::io::ErrorKind;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};

@@ -5,9 +5,9 @@
 //! input.
 
 use super::Server;
-use crate::target::Target;
-use crate::target::protocol::Answer;
-use crate::target::stdio::{Bounded, read_bounded_line};
+use crate::peer::Target;
+use crate::peer::protocol::Answer;
+use crate::peer::stdio::{Bounded, read_bounded_line};
 use std::io::{BufRead, Write};
 
 /// The longest request line read, in bytes.

@@ -27,7 +27,7 @@ use crate::case::Level;
 use crate::corpus::Corpus;
 use crate::corpus::rules::Catalog;
 use crate::run::outcome::{Outcome, StatusKind};
-use crate::target::Implementation;
+use crate::peer::Implementation;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 

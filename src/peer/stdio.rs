@@ -14,9 +14,9 @@
 //! ([`Channel::mark_case`]), so what they show does not depend on which cases the process ran
 //! before.
 
-use crate::target::remote::{Channel, ChannelError, Remote};
-use crate::target::spec::{CommandLine, Limits};
-use crate::target::transcript::WireLog;
+use crate::peer::remote::{Channel, ChannelError, Remote};
+use crate::peer::spec::{CommandLine, Limits};
+use crate::peer::transcript::WireLog;
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::OFlags;
 use std::collections::VecDeque;

@@ -1,15 +1,15 @@
 //! Protocol v1: the messages the harness exchanges with an implementation it reaches over stdio or
 //! HTTP, as values, with their JSON forms. `docs/protocol.md` describes them in prose and
-//! `schemas/protocol.schema.json` pins them as JSON Schema ([`crate::target::protocol_schema`] checks a
+//! `schemas/protocol.schema.json` pins them as JSON Schema ([`crate::peer::protocol_schema`] checks a
 //! message against it).
 //!
-//! Both ends use this module: the harness's client ([`crate::target::remote`]) encodes a [`Request`] and
+//! Both ends use this module: the harness's client ([`crate::peer::remote`]) encodes a [`Request`] and
 //! decodes the [`Answer`]; the reference behind the protocol ([`crate::serve`]) does the reverse.
 //! Decoding is done field by field, so a message with a missing or mistyped field is a
 //! [`ProtocolError`] that names the field, never a panic.
 
 use crate::case::tool::{Tool, Transport, View};
-use crate::target::{Implementation, Invocation};
+use crate::peer::{Implementation, Invocation};
 use serde_json::{Map, Value, json};
 
 /// The protocol version this module speaks.

@@ -7,7 +7,7 @@
 //! union of all messages, lets a [`Violation`] name the exact schema path an adapter author has to
 //! look at.
 
-use crate::target::protocol::Command;
+use crate::peer::protocol::Command;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 

@@ -13,7 +13,7 @@
 //!
 //! Reasons are the same whichever instance ran the case and whatever it ran before (so reports
 //! are deterministic under `--jobs` and over several `--http` URLs): each `seq` in them is
-//! numbered from the case's first request ([`crate::target::transcript::renumbered`]), the implementation
+//! numbered from the case's first request ([`crate::peer::transcript::renumbered`]), the implementation
 //! is named without anything that changes from one run to the next (a URL's port), and stderr
 //! lines are quoted only once the process was ended, so that all it wrote is there, and only
 //! those it wrote since the case began.
@@ -25,11 +25,11 @@
 //! implementation can no longer be started.
 
 use crate::case::tool::{Tool, Transport, View};
-use crate::target::protocol::{self, Answer, Command, Request};
-use crate::target::protocol_schema::ProtocolSchema;
-use crate::target::spec::Limits;
-use crate::target::transcript::{Exchange, Received, WireLog, renumbered, report_lines, truncate};
-use crate::target::{Implementation, Invocation, Target, TargetError};
+use crate::peer::protocol::{self, Answer, Command, Request};
+use crate::peer::protocol_schema::ProtocolSchema;
+use crate::peer::spec::Limits;
+use crate::peer::transcript::{Exchange, Received, WireLog, renumbered, report_lines, truncate};
+use crate::peer::{Implementation, Invocation, Target, TargetError};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -336,7 +336,7 @@ impl<C: Channel> Remote<C> {
     /// [`Remote::quiet`]. A register exchange is kept, as the first of a case would show it, for
     /// cases that use what it registered.
     fn record(&mut self, command: Command, sent: &str, received: Result<&str, &str>, elapsed: Duration) {
-        let cap = crate::target::transcript::TRANSCRIPT_MESSAGE_CHARS;
+        let cap = crate::peer::transcript::TRANSCRIPT_MESSAGE_CHARS;
         // Renumbered before being cut, so that a cut message says the same length in every run.
         let exchange = |edit: &dyn Fn(&str) -> String| Exchange {
             sent: edit(sent),

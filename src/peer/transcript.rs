@@ -1,7 +1,7 @@
 //! The wire log: every request sent to an implementation reached over the protocol, with what came
 //! back and how long it took, kept per case.
 //!
-//! A [`WireLog`] is shared between a [`crate::target::remote::Remote`], which records each exchange, and
+//! A [`WireLog`] is shared between a [`crate::peer::remote::Remote`], which records each exchange, and
 //! whoever runs the cases ([`crate::run::jobs`]), which marks where a case begins and takes its
 //! exchanges when it ends: for `--transcript` (every exchange, with timing) and for the reports of
 //! a failing case (the exchange that led to it, without timing so reports stay deterministic, and

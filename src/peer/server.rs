@@ -4,9 +4,9 @@
 //! client sends makes it panic), and [`Loopback`] puts a server in the harness's own process as a
 //! [`Channel`], so that a run in process can still go through the protocol's JSON text.
 
-use crate::target::protocol::{self, Answer, ProtocolError, Request};
-use crate::target::remote::{Channel, ChannelError};
-use crate::target::{Target, TargetError};
+use crate::peer::protocol::{self, Answer, ProtocolError, Request};
+use crate::peer::remote::{Channel, ChannelError};
+use crate::peer::{Target, TargetError};
 use serde_json::Value;
 use std::time::Duration;
 

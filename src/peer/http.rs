@@ -12,9 +12,9 @@
 //! Reasons never quote ureq's own messages, which may name the URL: a report reads the same
 //! whichever port the server listens on.
 
-use crate::target::remote::{Channel, ChannelError, Remote};
-use crate::target::spec::{HttpUrl, Limits};
-use crate::target::transcript::WireLog;
+use crate::peer::remote::{Channel, ChannelError, Remote};
+use crate::peer::spec::{HttpUrl, Limits};
+use crate::peer::transcript::WireLog;
 use std::io::{ErrorKind, Read};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
