@@ -24,7 +24,7 @@ use crate::case::Level;
 use crate::corpus::Corpus;
 use crate::report::terminal;
 use crate::run::Session;
-use crate::run::outcome::Status;
+use crate::judge::outcome::Status;
 use crate::peer::Target;
 use libtest_mimic::{Failed, Trial};
 use std::sync::{Arc, Mutex};

@@ -12,13 +12,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("case", &["json"]),
     ("corpus", &["case", "json"]),
     ("peer", &["case", "json"]),
+    ("judge", &["peer", "case", "json"]),
     ("reference", &["peer", "case", "json"]),
-    ("run", &["corpus", "peer", "reference", "case", "json"]),
-    ("standing", &["run", "corpus", "peer", "case", "json"]),
-    ("report", &["standing", "run", "corpus", "peer", "case", "json"]),
+    ("run", &["judge", "corpus", "peer", "reference", "case", "json"]),
+    ("standing", &["judge", "run", "corpus", "peer", "case", "json"]),
+    ("report", &["judge", "standing", "run", "corpus", "peer", "case", "json"]),
     ("serve", &["peer", "reference", "case", "json"]),
-    ("trials", &["report", "run", "corpus", "peer", "case", "json"]),
-    ("fuzz", &["run", "corpus", "peer", "reference", "case", "json"]),
+    ("trials", &["judge", "report", "run", "corpus", "peer", "case", "json"]),
+    ("fuzz", &["judge", "run", "corpus", "peer", "reference", "case", "json"]),
 ];
 
 /// The part a file of `src/` belongs to: its folder, or its name for a file at the top.

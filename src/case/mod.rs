@@ -43,7 +43,7 @@
 //!   for its problems only.
 //! - `describe`: `tools` (or the group's), a `tool`, and `views` (`get_api_spec`, `direct`; both
 //!   when absent) that must each publish the schema the tool was registered with: in a required
-//!   case its contract (`case::contract`), in an interpretation case the document itself.
+//!   case its contract (`judge::contract`), in an interpretation case the document itself.
 //!
 //! An `informational` case gives `behaviours`, a list of `{name, expected}` with at least two
 //! entries, instead of `expected`: the report records which one the implementation showed (or
@@ -52,7 +52,6 @@
 //! Values compare semantically (see `json::compare`). YAML numbers are 64-bit, so a value whose
 //! exact digits matter is written as JSON text under the `!json` tag.
 
-pub(crate) mod contract;
 pub mod tool;
 
 use crate::case::tool::{Tool, Transport, View};

@@ -28,7 +28,7 @@ use crate::json::compare::same;
 use crate::reference::entities::decode;
 use crate::reference::normalize::declared_types;
 use crate::reference::validate::expected_fields;
-use crate::run::outcome::Failure;
+use crate::judge::outcome::Failure;
 use serde_json::Value;
 
 /// The clauses a failure of `case` breaks, the one it is named by first.

@@ -25,7 +25,7 @@ use crate::reference::readings::{self, Readings};
 use crate::reference::registry::Registry;
 use crate::reference::validate::ProblemKind;
 use crate::run::Session;
-use crate::run::outcome::{Failure, Status};
+use crate::judge::outcome::{Failure, Status};
 use crate::peer::Target;
 use crate::peer::http::HttpTarget;
 use crate::peer::spec::{Limits, TargetSpec};

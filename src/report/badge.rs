@@ -10,7 +10,7 @@
 
 use super::Report;
 use crate::case::Level;
-use crate::run::outcome::StatusKind;
+use crate::judge::outcome::StatusKind;
 use crate::standing::{RuleStanding, Verdict};
 use serde::Serialize;
 

@@ -14,7 +14,7 @@
 use super::{Report, cell};
 use crate::case::Level;
 use crate::json::inert;
-use crate::run::outcome::{Outcome, Status};
+use crate::judge::outcome::{Outcome, Status};
 use crate::standing::Verdict;
 use std::fmt::Write as _;
 

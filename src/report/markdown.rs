@@ -10,7 +10,7 @@
 use super::{Report, cell};
 use crate::case::Level;
 use crate::json::inert::{multi_line, one_line};
-use crate::run::outcome::Status;
+use crate::judge::outcome::Status;
 use std::fmt::Write as _;
 
 /// The report as Markdown.

@@ -29,7 +29,7 @@ use crate::corpus::Corpus;
 use crate::corpus::rules::Catalog;
 use crate::json::Value;
 use crate::run::Run;
-use crate::run::outcome::{Outcome, Status};
+use crate::judge::outcome::{Outcome, Status};
 use crate::standing::Standing;
 use crate::standing::digest::CorpusDigest;
 use crate::standing::expectations::{ExpectedFailures, Triage};
@@ -176,7 +176,7 @@ fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
 /// or the number observed for informational cases; `N n/a` when none applied; `-` when empty.
 pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> String {
     use crate::case::Level;
-    use crate::run::outcome::StatusKind as S;
+    use crate::judge::outcome::StatusKind as S;
     let total = counts.total(level);
     if total == 0 {
         return "-".into();

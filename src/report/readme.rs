@@ -20,7 +20,7 @@ use crate::corpus::Corpus;
 use crate::json::Value;
 use crate::report::about::{self, About, AboutError, Timing};
 use crate::report::markdown::{code, escape, fenced};
-use crate::run::outcome::StatusKind as S;
+use crate::judge::outcome::StatusKind as S;
 use crate::standing::Counts;
 use crate::standing::file::{CaseEntry, StandingFile, StandingFileError};
 use std::collections::BTreeMap;

@@ -23,7 +23,7 @@ use super::{Report, cell};
 use crate::case::Level;
 use crate::json::Value;
 use crate::json::inert::{multi_line, one_line};
-use crate::run::outcome::{Outcome, Status, StatusKind};
+use crate::judge::outcome::{Outcome, Status, StatusKind};
 use crate::standing::Verdict;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;

@@ -19,7 +19,7 @@ use crate::case::Case;
 use crate::corpus::Corpus;
 use crate::reference::Reference;
 use crate::run::config::{RunConfig, TargetSpec};
-use crate::run::outcome::{Outcome, Status};
+use crate::judge::outcome::{Outcome, Status};
 use crate::run::{Run, Session};
 use crate::peer::http::HttpTarget;
 use crate::peer::protocol_schema::{ProtocolSchema, SchemaError};

@@ -21,23 +21,22 @@
 //! a rejection is read for its problems only (`ErrorContract`).
 //!
 //! Describe cases compare the published schema with the registered one: required cases by the
-//! contract it states (`case::contract`), interpretation cases as a document. A normalize the
+//! contract it states (`judge::contract`), interpretation cases as a document. A normalize the
 //! target refused ([`TargetError::Refused`]) fails when the expected arguments pass validation
 //! under every reading the text allows ([`crate::corpus::passes_validation`]), and is skipped as
 //! not observable otherwise.
 
 pub mod config;
 pub mod jobs;
-pub mod outcome;
 
-use crate::case::contract::contract;
+use crate::judge::contract::contract;
 use crate::case::tool::{Tool, Transport, View};
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Problem, derived_expected_fields};
 use crate::corpus::Corpus;
 use crate::corpus::rules::Rejections;
 use crate::json::compare::{order, same};
 use crate::run::config::Selection;
-use crate::run::outcome::{Failure, Observation, Outcome, ReadingCheck, Status};
+use crate::judge::outcome::{Failure, Observation, Outcome, ReadingCheck, Status};
 use crate::peer::{Implementation, Invocation, Target, TargetError};
 use serde_json::{Map, Value, json};
 
@@ -222,7 +221,7 @@ impl<T: Target> Session<T> {
     }
 
     /// A required case holds each view to the contract of the registered schema; an
-    /// interpretation case, to the document as registered (`case::contract`).
+    /// interpretation case, to the document as registered (`judge::contract`).
     fn describe(&mut self, tools: &[Tool], tool: &str, views: &[View], level: Level) -> Result<Status, TargetError> {
         self.register(tools)?;
         let registered = tools.iter().find(|t| t.name == tool).map(|t| t.input_schema.clone()).unwrap_or(Value::Null);

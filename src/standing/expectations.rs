@@ -37,7 +37,7 @@
 
 use crate::corpus::Corpus;
 use crate::corpus::yaml::Document;
-use crate::run::outcome::{Outcome, StatusKind};
+use crate::judge::outcome::{Outcome, StatusKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -341,7 +341,7 @@ fn now_word(kind: StatusKind) -> &'static str {
 mod tests {
     use super::*;
     use crate::case::Level;
-    use crate::run::outcome::{Failure, Status};
+    use crate::judge::outcome::{Failure, Status};
     use serde_json::json;
 
     fn parse(text: &str) -> Result<ExpectedFailures, ExpectationsError> {

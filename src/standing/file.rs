@@ -8,7 +8,7 @@
 //! does not know are ignored. Its contract is `schemas/report.schema.json`.
 
 use crate::case::Level;
-use crate::run::outcome::StatusKind;
+use crate::judge::outcome::StatusKind;
 use crate::standing::Counts;
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -26,7 +26,7 @@ pub mod regression;
 use crate::case::Level;
 use crate::corpus::Corpus;
 use crate::corpus::rules::Catalog;
-use crate::run::outcome::{Outcome, StatusKind};
+use crate::judge::outcome::{Outcome, StatusKind};
 use crate::peer::Implementation;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
