@@ -16,6 +16,7 @@
 
 pub mod about;
 pub mod badge;
+pub(crate) mod figures;
 pub mod html;
 pub mod json;
 pub mod junit;
@@ -28,12 +29,12 @@ use crate::case::{Case, Check};
 use crate::corpus::Corpus;
 use crate::corpus::rules::Catalog;
 use crate::json::Value;
-use crate::run::Run;
 use crate::judge::outcome::{Outcome, Status};
+use crate::peer::Implementation;
+use crate::run::Run;
 use crate::standing::Standing;
 use crate::standing::digest::CorpusDigest;
 use crate::standing::expectations::{ExpectedFailures, Triage};
-use crate::peer::Implementation;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;

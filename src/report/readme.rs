@@ -19,9 +19,8 @@ use crate::case::{Check, Level};
 use crate::corpus::Corpus;
 use crate::json::Value;
 use crate::report::about::{self, About, AboutError, Timing};
+use crate::report::figures::{statuses, timing};
 use crate::report::markdown::{code, escape, fenced};
-use crate::judge::outcome::StatusKind as S;
-use crate::standing::Counts;
 use crate::standing::file::{CaseEntry, StandingFile, StandingFileError};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -178,26 +177,6 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
     out
 }
 
-/// `8.1 s at --jobs 1, 3.9 s at --jobs 4`, or why there is no figure.
-pub(crate) fn timing(timing: Option<&Timing>) -> String {
-    match timing {
-        Some(t) if !t.runs.is_empty() => {
-            t.runs
-                .iter()
-                .map(|r| format!("{} s at `--jobs {}`", seconds(r.seconds), r.jobs))
-                .collect::<Vec<_>>()
-                .join(", ")
-                + " (wall time of the whole corpus, install excluded)"
-        }
-        _ => "not measured (no timing.json)".to_string(),
-    }
-}
-
-/// Seconds to one decimal, or to two under a second, so that a run of 0.05 s does not read 0.1 s.
-fn seconds(value: f64) -> String {
-    if value < 1.0 { format!("{value:.2}") } else { format!("{value:.1}") }
-}
-
 /// The verdict per rule, then each rule's clauses, with every status apart.
 fn verdicts(out: &mut String, file: &StandingFile) {
     let _ = writeln!(out, "\n## Verdicts\n");
@@ -233,15 +212,6 @@ fn verdicts(out: &mut String, file: &StandingFile) {
             );
         }
     }
-}
-
-/// `pass | fail | error | skip | n/a` of the required cases.
-pub fn statuses(counts: &Counts) -> String {
-    [S::Pass, S::Fail, S::Error, S::Skip, S::NotApplicable]
-        .iter()
-        .map(|&k| counts.get(Level::Required, k).to_string())
-        .collect::<Vec<_>>()
-        .join(" | ")
 }
 
 /// The failing and erroring cases, grouped by each clause they cite, in the standing's clause

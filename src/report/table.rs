@@ -239,7 +239,7 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
                 escape(&transports),
                 escape(&rule.rule),
                 escape(&rule.verdict.replace('_', " ")),
-                crate::report::readme::statuses(&rule.totals),
+                crate::report::figures::statuses(&rule.totals),
                 cell(&rule.totals, Level::Interpretation)
             );
         }
@@ -280,7 +280,7 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
         );
         for s in standings {
             let link = format!("[{}]({}/README.md)", escape(&s.folder), s.folder);
-            let _ = writeln!(out, "| {link} | {} |", crate::report::readme::timing(s.timing.as_ref()));
+            let _ = writeln!(out, "| {link} | {} |", crate::report::figures::timing(s.timing.as_ref()));
         }
     }
     let unexplained: usize = standings.iter().map(|s| s.unexplained().len()).sum();
