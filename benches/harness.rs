@@ -25,11 +25,11 @@ use std::time::{Duration, Instant};
 use tool_conformance::Reference;
 use tool_conformance::case::tool::{Tool, Transport, View};
 use tool_conformance::corpus::{self, Corpus};
+use tool_conformance::peer::{Implementation, Invocation, Target, TargetError};
 use tool_conformance::reference::registry::Registry;
 use tool_conformance::report::Report;
 use tool_conformance::run::config::{self, CommandLine, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::serve::{self, Server};
-use tool_conformance::peer::{Implementation, Invocation, Target, TargetError};
 
 /// What a bench run measures, and how often.
 #[derive(Debug, Clone)]

@@ -38,27 +38,27 @@ pub mod case;
 pub mod corpus;
 pub mod exit;
 pub mod fuzz;
-pub mod judge;
 pub mod json;
+pub mod judge;
+pub mod peer;
 pub mod reference;
 pub mod report;
 pub mod run;
 pub mod serve;
 pub mod standing;
-pub mod peer;
 pub mod trials;
 
 pub use case::tool::{Tool, Transport, View};
 pub use case::{Case, Level};
 pub use corpus::{Corpus, CorpusError};
-pub use reference::Reference;
-pub use run::Run;
-pub use run::config::{RunConfig, Selection};
 pub use judge::outcome::{Outcome, Status};
-pub use standing::Standing;
 pub use peer::http::HttpTarget;
 pub use peer::stdio::StdioTarget;
 pub use peer::{Implementation, Invocation, Target, TargetError};
+pub use reference::Reference;
+pub use run::Run;
+pub use run::config::{RunConfig, Selection};
+pub use standing::Standing;
 pub use trials::trials;
 
 /// The suite's version, pinned in every report.

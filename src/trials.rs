@@ -22,10 +22,10 @@
 
 use crate::case::Level;
 use crate::corpus::Corpus;
-use crate::report::terminal;
-use crate::run::Session;
 use crate::judge::outcome::Status;
 use crate::peer::Target;
+use crate::report::terminal;
+use crate::run::Session;
 use libtest_mimic::{Failed, Trial};
 use std::sync::{Arc, Mutex};
 

@@ -5,9 +5,9 @@
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
+use tool_conformance::peer::{Implementation, Invocation, Target, TargetError};
 use tool_conformance::run::run;
 use tool_conformance::standing::{Standing, Verdict};
-use tool_conformance::peer::{Implementation, Invocation, Target, TargetError};
 use tool_conformance::{Corpus, Level, Reference, Selection, Tool, Transport, View};
 
 const TOY_RULE: &str = r#"# yaml-language-server: $schema=../../schemas/rule.schema.json

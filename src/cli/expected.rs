@@ -7,8 +7,8 @@
 use anyhow::{Context, Result};
 use std::path::Path;
 use tool_conformance::Level;
-use tool_conformance::report::Report;
 use tool_conformance::judge::outcome::StatusKind;
+use tool_conformance::report::Report;
 
 /// The reason written for a case no earlier file explains.
 pub(super) const TO_FILL_IN: &str = "TO FILL IN: why this case fails";

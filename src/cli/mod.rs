@@ -9,13 +9,13 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use progress::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tool_conformance::peer::transcript;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
 use tool_conformance::standing::expectations::ExpectedFailures;
 use tool_conformance::standing::regression::{self, Snapshot};
-use tool_conformance::peer::transcript;
 use tool_conformance::{Corpus, Level, Reference, exit};
 
 /// Prints to stdout like `print!`, but a closed stdout (a pipe into `head`) ends the output

@@ -562,7 +562,7 @@ fn lint_schema(schema: &Value) -> Result<(), String> {
 
 /// What an executed call hands its handler has passed PLAT-162's validation, so it must be valid
 /// against the tool's schema: in a required case under every reading the text allows
-/// ([`passes_validation`]), in an interpretation case under the suite's own reading (the root
+/// (`judge::strictest`), in an interpretation case under the suite's own reading (the root
 /// closed to the expected fields unless the schema declares additionalProperties). An expectation
 /// that is not is a bug in the case.
 fn lint_received(check: &Check, level: Level) -> Result<(), String> {
@@ -573,7 +573,9 @@ fn lint_received(check: &Check, level: Level) -> Result<(), String> {
         return Ok(());
     };
     let (error, readings) = match level {
-        Level::Required => (strictest_error(schema, received)?, "under some reading the rule text allows"),
+        Level::Required => {
+            (crate::judge::strictest::strictest_error(schema, received)?, "under some reading the rule text allows")
+        }
         _ => (validation_error(schema, received)?, "under the suite's reading"),
     };
     match error {
@@ -585,135 +587,10 @@ fn lint_received(check: &Check, level: Level) -> Result<(), String> {
     }
 }
 
-/// Whether `arguments` pass PLAT-162's validation against `schema` under every reading the rule
-/// text allows, judged by the strictest of them: the root closed to its declared properties
-/// (a name the schema only requires, or that only `patternProperties` admits, is unknown; the
-/// root schema `true` is closed too) unless it declares additionalProperties; every nested
-/// object closed unless it declares additionalProperties; every keyword of the schema enforced
-/// at every depth, `format` and `oneOf` included; `1.0` not an integer; and a minimum length
-/// counted in whatever unit gives the fewest (so a non-ASCII string under `minLength` is not
-/// vouched for). A schema that does not compile lets nothing pass. The harness judges a refused
-/// normalize with this, so that it settles no point the text leaves open.
-pub fn passes_validation(schema: &Value, arguments: &Value) -> bool {
-    matches!(strictest_error(schema, arguments), Ok(None))
-}
-
-/// The first error of `arguments` against `schema` under the strictest reading
-/// ([`passes_validation`]).
-fn strictest_error(schema: &Value, arguments: &Value) -> Result<Option<String>, String> {
-    let Value::Object(given) = arguments else {
-        return Ok(Some("the arguments are not an object".into()));
-    };
-    if schema.get("additionalProperties").is_none() {
-        let declared = schema.get("properties").and_then(Value::as_object);
-        if let Some(name) = given.keys().find(|name| !declared.is_some_and(|d| d.contains_key(*name))) {
-            return Ok(Some(format!("{name:?} is not a declared property of a root closed by default")));
-        }
-    }
-    let integer_only = |s: &Value| match s.get("type") {
-        Some(Value::String(t)) => t == "integer",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number"),
-        _ => false,
-    };
-    if any_pair(schema, arguments, &|s, v| integer_only(s) && v.as_number().is_some_and(written_with_fraction)) {
-        return Ok(Some("a number written with a fraction or exponent, where the schema asks for an integer".into()));
-    }
-    if any_pair(schema, arguments, &|s, v| s.get("minLength").is_some() && v.as_str().is_some_and(|t| !t.is_ascii())) {
-        return Ok(Some("a non-ASCII string, where the schema counts a minimum length".into()));
-    }
-    first_error(&close_nested(schema.clone(), false), arguments, true)
-}
-
-/// The first error of `arguments` against `schema` (draft 2020-12, formats asserted when
-/// `formats`), as `what at /pointer`; `Err` when the schema does not compile.
-fn first_error(schema: &Value, arguments: &Value, formats: bool) -> Result<Option<String>, String> {
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(formats)
-        .build(&crate::json::to_serde(schema))
-        .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
-    let instance = crate::json::to_serde(arguments);
-    Ok(validator.iter_errors(&instance).next().map(|error| {
-        let at = error.instance_path().as_str();
-        format!("{error} at {}", if at.is_empty() { "/" } else { at })
-    }))
-}
-
-/// `schema` with every object schema below the root that describes a value (under
-/// `properties`, `items`, `prefixItems`, `additionalProperties`, `patternProperties`, `$defs`,
-/// `definitions`, and the anyOf/oneOf branches of those) closed with `additionalProperties:
-/// false` unless it declares additionalProperties or unevaluatedProperties. allOf branches are
-/// left open, since closing one would refuse the names another declares.
-fn close_nested(mut schema: Value, close_here: bool) -> Value {
-    let Value::Object(map) = &mut schema else { return schema };
-    let describes_object = map.contains_key("properties")
-        || match map.get("type") {
-            Some(Value::String(t)) => t == "object",
-            Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
-            _ => false,
-        };
-    if close_here
-        && describes_object
-        && !map.contains_key("additionalProperties")
-        && !map.contains_key("unevaluatedProperties")
-    {
-        map.insert("additionalProperties".into(), Value::Bool(false));
-    }
-    for (key, value) in map.iter_mut() {
-        let taken = std::mem::take(value);
-        *value = match key.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" => match taken {
-                Value::Object(members) => {
-                    Value::Object(members.into_iter().map(|(k, v)| (k, close_nested(v, true))).collect())
-                }
-                other => other,
-            },
-            "items" | "additionalProperties" => close_nested(taken, true),
-            "prefixItems" => match taken {
-                Value::Array(items) => Value::Array(items.into_iter().map(|v| close_nested(v, true)).collect()),
-                other => other,
-            },
-            "anyOf" | "oneOf" => match taken {
-                Value::Array(items) => Value::Array(items.into_iter().map(|v| close_nested(v, close_here)).collect()),
-                other => other,
-            },
-            _ => taken,
-        };
-    }
-    schema
-}
-
-/// Whether `test` holds for some value inside `value` (itself included) and the schema that
-/// describes it, followed through `properties`, `additionalProperties`, `items` and the
-/// anyOf/oneOf/allOf branches.
-fn any_pair(schema: &Value, value: &Value, test: &dyn Fn(&Value, &Value) -> bool) -> bool {
-    if test(schema, value) {
-        return true;
-    }
-    let branches = ["anyOf", "oneOf", "allOf"].into_iter().filter_map(|k| schema.get(k)?.as_array()).flatten();
-    if branches.into_iter().any(|branch| any_pair(branch, value, test)) {
-        return true;
-    }
-    match value {
-        Value::Object(members) => members.iter().any(|(name, member)| {
-            let described =
-                schema.get("properties").and_then(|p| p.get(name)).or_else(|| schema.get("additionalProperties"));
-            described.is_some_and(|s| any_pair(s, member, test))
-        }),
-        Value::Array(items) => schema.get("items").is_some_and(|s| items.iter().any(|item| any_pair(s, item, test))),
-        _ => false,
-    }
-}
-
-/// Whether a number is written with a fraction or an exponent (`1.0`, `1e2`).
-fn written_with_fraction(number: &serde_json::Number) -> bool {
-    number.to_string().contains(['.', 'e', 'E'])
-}
-
 /// The first error of `arguments` against `schema` with its root closed as the suite reads
 /// PLAT-162 (to the expected fields), as `what at /pointer`.
 fn validation_error(schema: &Value, arguments: &Value) -> Result<Option<String>, String> {
-    first_error(&crate::case::closed_root(schema), arguments, false)
+    crate::judge::strictest::first_error(&crate::case::closed_root(schema), arguments, false)
 }
 
 fn expectation<T>(expected: Option<T>, behaviours: Option<Vec<Behaviour<T>>>) -> Expect<T> {

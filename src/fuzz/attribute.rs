@@ -25,10 +25,10 @@
 use super::generate::Generated;
 use crate::case::{Case, Check, Expect, InvokeExpectation};
 use crate::json::compare::same;
+use crate::judge::outcome::Failure;
 use crate::reference::entities::decode;
 use crate::reference::normalize::declared_types;
 use crate::reference::validate::expected_fields;
-use crate::judge::outcome::Failure;
 use serde_json::Value;
 
 /// The clauses a failure of `case` breaks, the one it is named by first.

@@ -20,17 +20,18 @@ pub mod write;
 
 use crate::case::tool::{Tool, Transport, View};
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Location, Problem, Rejections};
-use crate::reference::normalize::normalize;
-use crate::reference::readings::{self, Readings};
-use crate::reference::registry::Registry;
-use crate::reference::validate::ProblemKind;
-use crate::run::Session;
 use crate::judge::outcome::{Failure, Status};
+use crate::judge::{Answers, describe};
 use crate::peer::Target;
 use crate::peer::http::HttpTarget;
 use crate::peer::spec::{Limits, TargetSpec};
 use crate::peer::stdio::StdioTarget;
 use crate::peer::transcript::WireLog;
+use crate::reference::normalize::normalize;
+use crate::reference::readings::{self, Readings};
+use crate::reference::registry::Registry;
+use crate::reference::validate::ProblemKind;
+use crate::run::Session;
 use generate::{Generated, Kind, Raw};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -179,7 +180,9 @@ fn expectation(generated: &Generated, id: &str, note: &str) -> Option<(Case, Rea
             let mut readings = readings::of_invoke(schema, arguments, &answer);
             let expect = match &answer {
                 Ok(received) => {
-                    if readings.level() == Level::Required && !crate::corpus::passes_validation(schema, received) {
+                    if readings.level() == Level::Required
+                        && !crate::judge::strictest::passes_validation(schema, received)
+                    {
                         // Some reading the walk did not name settles that it passes: not judged.
                         readings.take(readings::Reading::NestedValidation);
                     }
@@ -259,14 +262,19 @@ fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// Runs one generated input against the target and judges it.
+/// Runs one generated input against the target and judges its answers (once: a describe case
+/// that passes the contract is held to the document by the same answers).
 fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, note: &str) -> Verdict {
     let Some((case, readings)) = expectation(generated, id, note) else { return Verdict::Open };
     if case.level == Level::Informational {
         return Verdict::Open;
     }
     let case_level = case.level;
-    let outcome = session.run_case(&case);
+    let answers = session.answers(&case);
+    let outcome = match &answers {
+        Ok(answers) => crate::judge::judge(&case, answers),
+        Err(status) => crate::judge::outcome::Outcome::new(&case, status.clone()),
+    };
     let taken: Vec<String> = readings.iter().map(|r| r.doc().to_string()).collect();
     match outcome.status {
         Status::Pass => {
@@ -283,12 +291,13 @@ fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, n
                     failure: Box::new(failure),
                 };
             }
-            if let Check::Describe { .. } = case.check {
-                // The document as registered: the interpretation reading of one registered schema.
-                let mut document = case;
-                document.level = Level::Interpretation;
-                let outcome = session.run_case(&document);
-                if let Status::Fail(failure) = outcome.status {
+            if let (Check::Describe { tools, tool, .. }, Ok(Answers::Described(published))) = (&case.check, &answers) {
+                // The same answers held to the document as registered: the interpretation reading
+                // of one registered schema.
+                let registered = describe::registered(tools, tool);
+                if let Status::Fail(failure) = describe::judge(Level::Interpretation, &registered, published) {
+                    let mut document = case;
+                    document.level = Level::Interpretation;
                     return Verdict::Found {
                         level: Level::Interpretation,
                         clauses: vec!["PLAT-162.one-schema".into()],

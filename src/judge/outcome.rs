@@ -40,7 +40,7 @@ pub struct Outcome {
 /// One check beyond the rule text, and how it came out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReadingCheck {
-    /// The check's name, e.g. `message-names-fields` (see [`crate::run::READING_CHECKS`]).
+    /// The check's name, e.g. `message-names-fields` (see [`crate::judge::READING_CHECKS`]).
     pub check: String,
     /// `None` when it held; else where the implementation parted from the reading.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -17,10 +17,7 @@
 
 use crate::case::Case;
 use crate::corpus::Corpus;
-use crate::reference::Reference;
-use crate::run::config::{RunConfig, TargetSpec};
 use crate::judge::outcome::{Outcome, Status};
-use crate::run::{Run, Session};
 use crate::peer::http::HttpTarget;
 use crate::peer::protocol_schema::{ProtocolSchema, SchemaError};
 use crate::peer::remote::Remote;
@@ -28,6 +25,9 @@ use crate::peer::server::Loopback;
 use crate::peer::stdio::StdioTarget;
 use crate::peer::transcript::{Exchange, WireLog, report_lines};
 use crate::peer::{Implementation, Target};
+use crate::reference::Reference;
+use crate::run::config::{RunConfig, TargetSpec};
+use crate::run::{Run, Session};
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Barrier, Mutex};

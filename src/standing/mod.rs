@@ -77,7 +77,7 @@ pub struct ClauseStanding {
 /// How one check beyond the rule text came out over a rule's cases.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReadingTally {
-    /// The check's name (see [`crate::run::READING_CHECKS`]).
+    /// The check's name (see [`crate::judge::READING_CHECKS`]).
     pub check: String,
     /// Cases where it held.
     pub held: usize,
