@@ -5,8 +5,9 @@
 //! through ([`crate::reference::readings`]). The answer becomes the expectation of an in-memory
 //! [`Case`] whose level is `required` when no reading was taken, `interpretation` when one was,
 //! and which is not judged at all when the rule leaves a point of it open (informational). The
-//! case then runs against the target through the ordinary runner ([`Session::run_case`]), so a
-//! generated case is held to exactly what a corpus case of its level is held to (exact problems,
+//! case is then asked of the target through the runner's session and its answers judged by
+//! [`crate::judge`], once, so a generated case is held to exactly what a corpus case of its
+//! level is held to (exact problems,
 //! the bounds of expected fields, one deterministic error, the contract of a published schema),
 //! and wording the rule leaves free is no finding. A failure is a finding, named by the clause
 //! its difference breaks ([`attribute`]); a target that cannot answer is reported apart, with

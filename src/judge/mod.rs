@@ -1,5 +1,5 @@
 //! Judging: what a case comes to, as a pure function of the case and what the implementation
-//! answered ([`Answers`]), with no target and no I/O. The runner's session asks; this part
+//! answered (`Answers`), with no target and no I/O. The runner's session asks; this part
 //! decides.
 //!
 //! - a normalize case (`normalize`): the arguments reaching the tool against the expected ones;
