@@ -46,6 +46,7 @@ pub mod report;
 pub mod run;
 pub mod serve;
 pub mod standing;
+mod suite;
 pub mod trials;
 
 pub use case::tool::{Tool, Transport, View};
@@ -61,5 +62,4 @@ pub use run::config::{RunConfig, Selection};
 pub use standing::Standing;
 pub use trials::trials;
 
-/// The suite's version, pinned in every report.
-pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use suite::SUITE_VERSION;

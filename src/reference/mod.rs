@@ -49,7 +49,7 @@ impl Target for Reference {
     fn start(&mut self) -> Result<Implementation, TargetError> {
         Ok(Implementation {
             name: "tool-conformance reference".into(),
-            version: crate::SUITE_VERSION.into(),
+            version: crate::suite::SUITE_VERSION.into(),
             language: Some("rust".into()),
             homepage: None,
             rules: vec!["RT-TOOL-8".into(), "PLAT-162".into()],

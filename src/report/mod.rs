@@ -78,7 +78,7 @@ impl Report {
     /// to publish.
     pub fn new(catalog: &Catalog, run: &Run) -> Report {
         Report {
-            suite: Suite { name: "tool-conformance".into(), version: crate::SUITE_VERSION.into(), corpus: None },
+            suite: Suite { name: "tool-conformance".into(), version: crate::suite::SUITE_VERSION.into(), corpus: None },
             standing: Standing::new(catalog, &run.implementation, &run.outcomes),
             implementation: run.implementation.clone(),
             cases: run.outcomes.clone(),
