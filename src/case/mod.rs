@@ -53,6 +53,7 @@
 //! exact digits matter is written as JSON text under the `!json` tag.
 
 pub mod tool;
+pub(crate) mod words;
 
 use crate::case::tool::{Tool, Transport, View};
 use serde::{Deserialize, Serialize};
@@ -75,15 +76,6 @@ pub enum Level {
 impl Level {
     /// All levels, in order.
     pub const ALL: [Level; 3] = [Level::Required, Level::Interpretation, Level::Informational];
-
-    /// The level's name as it appears in case files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Required => "required",
-            Level::Interpretation => "interpretation",
-            Level::Informational => "informational",
-        }
-    }
 }
 
 impl fmt::Display for Level {
@@ -401,3 +393,5 @@ mod tests {
         assert_eq!(serde_json::to_value(&i).unwrap()["received"]["n"].to_string(), "1.50000000000000000001");
     }
 }
+
+crate::case::words::words! { Level { Required => "required", Interpretation => "interpretation", Informational => "informational" } }

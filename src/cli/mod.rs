@@ -455,23 +455,12 @@ fn print_full(corpus: &Corpus, report: &Report) {
     }
 }
 
-/// A status or verdict as `standing.json` spells it (`does_not_conform`), in words.
-fn words(name: &str) -> String {
-    name.replace('_', " ")
-}
-
 fn compare(args: &CompareArgs) -> Result<u8> {
     let old = Snapshot::load(&args.old)?;
     let new = Snapshot::load(&args.new)?;
-    let mut comparison = regression::compare(&old, &new);
-    for change in comparison.regressions.iter_mut().chain(&mut comparison.progressions).chain(&mut comparison.changes) {
-        change.from = words(&change.from);
-        change.to = words(&change.to);
-    }
-    for case in comparison.new.iter_mut().chain(&mut comparison.gone) {
-        case.status = words(&case.status);
-    }
-    print_maybe_colored(|| regression::render(&comparison, false), || regression::render(&comparison, true));
+    let comparison = regression::compare(&old, &new);
+    use tool_conformance::report::comparison::render;
+    print_maybe_colored(|| render(&comparison, false), || render(&comparison, true));
     Ok(if comparison.has_regression() { exit::NONCONFORMING } else { exit::CONFORMS })
 }
 

@@ -6,7 +6,7 @@
 use crate::case::{Case, Level};
 use crate::json::compare::first_difference;
 use crate::json::diff::unified;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One case's result, with what a report needs to know of the case.
@@ -106,7 +106,7 @@ pub struct Observation {
 }
 
 /// The status names, for counting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum StatusKind {
@@ -128,18 +128,6 @@ impl StatusKind {
         StatusKind::Observed,
         StatusKind::NotApplicable,
     ];
-
-    /// The name reports use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StatusKind::Pass => "pass",
-            StatusKind::Fail => "fail",
-            StatusKind::Error => "error",
-            StatusKind::Skip => "skip",
-            StatusKind::Observed => "observed",
-            StatusKind::NotApplicable => "not_applicable",
-        }
-    }
 }
 
 impl Status {
@@ -193,3 +181,5 @@ impl Outcome {
             && matches!(self.status.kind(), StatusKind::Fail | StatusKind::Error | StatusKind::Skip)
     }
 }
+
+crate::case::words::words! { StatusKind { Pass => "pass", Fail => "fail", Error => "error", Skip => "skip", Observed => "observed", NotApplicable => "not_applicable" } }

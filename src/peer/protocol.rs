@@ -31,23 +31,6 @@ impl Command {
     /// Every command, in the order a run uses them.
     pub const ALL: [Command; 6] =
         [Command::Start, Command::Normalize, Command::Register, Command::Describe, Command::Invoke, Command::Stop];
-
-    /// The command's name on the wire (the value of `cmd`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Command::Start => "start",
-            Command::Normalize => "normalize",
-            Command::Register => "register",
-            Command::Describe => "describe",
-            Command::Invoke => "invoke",
-            Command::Stop => "stop",
-        }
-    }
-
-    /// The command named `name`.
-    pub fn named(name: &str) -> Option<Command> {
-        Command::ALL.into_iter().find(|c| c.as_str() == name)
-    }
 }
 
 impl std::fmt::Display for Command {
@@ -220,9 +203,7 @@ impl Request {
             }
             Command::Describe => {
                 let view = fields.string("view")?;
-                let view = View::ALL
-                    .into_iter()
-                    .find(|v| v.as_str() == view)
+                let view = View::named(view)
                     .ok_or_else(|| fields.bad("view", format!("{view:?} is not get_api_spec or direct")))?;
                 Request::Describe { tool: fields.string("tool")?.to_string(), view }
             }
@@ -461,10 +442,7 @@ pub fn seq_of(value: &Value) -> Result<Option<u64>, String> {
 }
 
 fn transport_named(name: &str) -> Result<Transport, String> {
-    Transport::ALL
-        .into_iter()
-        .find(|t| t.as_str() == name)
-        .ok_or_else(|| format!("{name:?} is not one of direct, structured, http"))
+    Transport::named(name).ok_or_else(|| format!("{name:?} is not one of direct, structured, http"))
 }
 
 /// The fields of one message, read with errors that name the message and the field.
@@ -683,3 +661,5 @@ mod tests {
         );
     }
 }
+
+crate::case::words::words! { Command { Start => "start", Normalize => "normalize", Register => "register", Describe => "describe", Invoke => "invoke", Stop => "stop" } }

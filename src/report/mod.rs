@@ -7,6 +7,7 @@
 //! - [`junit`]: `junit.xml`, a testsuite per rule and a testcase per case, for CI;
 //! - [`html`]: `standing.html`, one self-contained page;
 //! - [`badge`]: `badge-<rule>.json`, shields.io endpoint badges;
+//! - [`comparison`]: two standings compared (`tool-conformance compare`);
 //! - [`table`]: the table of the standings published side by side (`reports/README.md`);
 //! - [`readme`]: one published standing's page (`reports/<name>/README.md`), with what it
 //!   measures ([`about`]: an adapter's `about.yaml`, its reproduction template, `timing.json`).
@@ -16,6 +17,7 @@
 
 pub mod about;
 pub mod badge;
+pub mod comparison;
 pub(crate) mod figures;
 pub mod html;
 pub mod json;

@@ -18,6 +18,7 @@
 use crate::case::{Check, Level};
 use crate::corpus::Corpus;
 use crate::json::Value;
+use crate::judge::outcome::StatusKind;
 use crate::report::about::{self, About, AboutError, Timing};
 use crate::report::figures::{statuses, timing};
 use crate::report::markdown::{code, escape, fenced};
@@ -219,7 +220,8 @@ fn verdicts(out: &mut String, file: &StandingFile) {
 /// when the group has one).
 fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
     let file = &inputs.standing;
-    let failing: Vec<&CaseEntry> = file.cases.iter().filter(|c| c.status == "fail" || c.status == "error").collect();
+    let failing: Vec<&CaseEntry> =
+        file.cases.iter().filter(|c| matches!(c.status, StatusKind::Fail | StatusKind::Error)).collect();
     let _ = writeln!(out, "\n## Failures by clause\n");
     if failing.is_empty() {
         let _ = writeln!(out, "No case failed or errored.");
@@ -257,8 +259,8 @@ fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
         if group.is_empty() {
             continue;
         }
-        let required = group.iter().filter(|c| c.level == "required").count();
-        let errors = group.iter().filter(|c| c.status == "error").count();
+        let required = group.iter().filter(|c| c.level == Some(Level::Required)).count();
+        let errors = group.iter().filter(|c| c.status == StatusKind::Error).count();
         let _ = writeln!(
             out,
             "\n### {}: {} failing {} ({required} required{})\n",
@@ -311,12 +313,16 @@ fn reproduction(out: &mut String, inputs: &Inputs, corpus: &Corpus, group: &[&Ca
     let smallest = group
         .iter()
         .filter_map(|c| {
-            what_is_sent(corpus, &c.id).map(|sent| ((c.level != "required", size(sent), c.id.as_str()), *c, sent))
+            what_is_sent(corpus, &c.id)
+                .map(|sent| ((c.level != Some(Level::Required), size(sent), c.id.as_str()), *c, sent))
         })
         .min_by(|a, b| a.0.cmp(&b.0));
     let Some((_, case, (tool, schema, arguments))) = smallest else {
         // Describe cases only (or cases the corpus no longer has): what was registered and read.
-        let case = group.iter().min_by_key(|c| (c.level != "required", c.id.as_str())).expect("a group is never empty");
+        let case = group
+            .iter()
+            .min_by_key(|c| (c.level != Some(Level::Required), c.id.as_str()))
+            .expect("a group is never empty");
         let _ = writeln!(out, "\nSmallest case: {}{}.", code(&case.id), summary(case));
         match corpus.cases.iter().find(|c| c.id == case.id) {
             Some(found) => {
@@ -358,7 +364,7 @@ fn reproduction(out: &mut String, inputs: &Inputs, corpus: &Corpus, group: &[&Ca
 }
 
 fn summary(case: &CaseEntry) -> String {
-    let level = format!(" ({})", escape(&case.level));
+    let level = format!(" ({})", escape(case.level.map_or("", Level::as_str)));
     match &case.summary {
         Some(s) => format!("{level}: {}", escape(s.trim_end_matches('.'))),
         None => level,
@@ -367,7 +373,7 @@ fn summary(case: &CaseEntry) -> String {
 
 /// What was expected and what happened, or why the case errored.
 fn outcome(out: &mut String, case: &CaseEntry) {
-    if case.status == "error" {
+    if case.status == StatusKind::Error {
         let reason = case.reason.clone().unwrap_or_default() + "\n";
         let _ = writeln!(out, "It errored:\n\n{}", fenced("text", &reason));
         return;

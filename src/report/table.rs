@@ -17,6 +17,7 @@
 //! then the example adapter), then by folder name.
 
 use crate::case::Level;
+use crate::judge::outcome::StatusKind;
 use crate::report::about::Timing;
 use crate::report::cell;
 use crate::report::markdown::escape;
@@ -72,10 +73,10 @@ pub struct PublishedFailure {
     pub case: String,
     /// The clauses it cites.
     pub clauses: Vec<String>,
-    /// Its level.
-    pub level: String,
+    /// Its level (`None` in a standing that did not write it).
+    pub level: Option<Level>,
     /// `fail` or `error`.
-    pub status: String,
+    pub status: StatusKind,
     /// The reason of the expected-failures entry covering it, when one did.
     pub explained: Option<String>,
 }
@@ -131,15 +132,15 @@ impl Published {
         let mut failures = Vec::new();
         let mut skips = Vec::new();
         for case in &file.cases {
-            match case.status.as_str() {
-                "fail" | "error" => failures.push(PublishedFailure {
+            match case.status {
+                StatusKind::Fail | StatusKind::Error => failures.push(PublishedFailure {
                     explained: explained.get(case.id.as_str()).map(|r| r.to_string()),
                     case: case.id.clone(),
                     clauses: case.clauses.clone(),
-                    level: case.level.clone(),
-                    status: case.status.clone(),
+                    level: case.level,
+                    status: case.status,
                 }),
-                "skip" => skips.push((case.id.clone(), case.reason.clone().unwrap_or_default())),
+                StatusKind::Skip => skips.push((case.id.clone(), case.reason.clone().unwrap_or_default())),
                 _ => {}
             }
         }
@@ -159,7 +160,7 @@ impl Published {
     /// asked only of required cases: an interpretation or informational case fails no run, so its
     /// entry is welcome but not demanded.
     pub fn unexplained(&self) -> Vec<&PublishedFailure> {
-        self.failures.iter().filter(|f| f.explained.is_none() && f.level == "required").collect()
+        self.failures.iter().filter(|f| f.explained.is_none() && f.level == Some(Level::Required)).collect()
     }
 }
 
@@ -306,8 +307,8 @@ pub fn reasons(s: &Published) -> String {
         let _ = writeln!(out, "| failures | cases | clauses |\n|---|---|---|");
         let mut groups: Vec<(String, Vec<&PublishedFailure>)> = Vec::new();
         for f in &s.failures {
-            let reason = f.explained.as_deref().map(escape).unwrap_or_else(|| match f.level.as_str() {
-                "required" => "**Not explained**: no expected-failures entry covers these.".into(),
+            let reason = f.explained.as_deref().map(escape).unwrap_or_else(|| match f.level {
+                Some(Level::Required) => "**Not explained**: no expected-failures entry covers these.".into(),
                 _ => "No reason given (a reason is asked only where a required case fails).".into(),
             });
             match groups.iter_mut().find(|(r, _)| *r == reason) {
@@ -343,8 +344,8 @@ pub fn reasons(s: &Published) -> String {
 
 /// `N` cases, with how many are required, interpretation and errors.
 fn case_count(cases: &[&PublishedFailure]) -> String {
-    let required = cases.iter().filter(|f| f.level == "required").count();
-    let errors = cases.iter().filter(|f| f.status == "error").count();
+    let required = cases.iter().filter(|f| f.level == Some(Level::Required)).count();
+    let errors = cases.iter().filter(|f| f.status == StatusKind::Error).count();
     let mut text = format!("{} ({required} required", cases.len());
     if errors > 0 {
         let _ = write!(text, ", {errors} {}", if errors == 1 { "error" } else { "errors" });

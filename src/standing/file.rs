@@ -4,8 +4,9 @@
 //! [`crate::report::json`] writes the file from a [`crate::report::Report`]; this module reads
 //! what of it the readers need, leniently, so that standings written by other versions of the
 //! suite still read: fields they lack take their defaults (`whole` is true, an absent triage is
-//! empty), verdicts, levels and statuses are kept as the words written, and members this reader
-//! does not know are ignored. Its contract is `schemas/report.schema.json`.
+//! empty), verdicts are kept as the words written, levels and statuses are read as the suite's
+//! own [`Level`] and [`StatusKind`] (an unknown word is an error, so that nothing is silently
+//! miscounted), and members this reader does not know are ignored. Its contract is `schemas/report.schema.json`.
 
 use crate::case::Level;
 use crate::judge::outcome::StatusKind;
@@ -115,14 +116,14 @@ pub struct ClauseEntry {
 pub struct CaseEntry {
     /// The case id.
     pub id: String,
-    /// Its level, as written.
+    /// Its level (`None` in a standing that did not write it).
     #[serde(default)]
-    pub level: String,
+    pub level: Option<Level>,
     /// The clauses it cites.
     #[serde(default)]
     pub clauses: Vec<String>,
-    /// Its status, as written (`pass`, `fail`, `error`, `skip`, `observed`, `not_applicable`).
-    pub status: String,
+    /// Its status.
+    pub status: StatusKind,
     /// Why it errored, was skipped or did not apply.
     #[serde(default)]
     pub reason: Option<String>,
@@ -192,15 +193,10 @@ fn counts<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Counts, D
     let written: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::deserialize(deserializer)?;
     let mut counts = Counts::default();
     for (level, statuses) in written {
-        let level = Level::ALL
-            .into_iter()
-            .find(|l| l.as_str() == level)
-            .ok_or_else(|| D::Error::custom(format!("unknown level {level:?}")))?;
+        let level = Level::named(&level).ok_or_else(|| D::Error::custom(format!("unknown level {level:?}")))?;
         for (status, n) in statuses {
-            let kind = StatusKind::ALL
-                .into_iter()
-                .find(|k| k.as_str() == status)
-                .ok_or_else(|| D::Error::custom(format!("unknown status {status:?}")))?;
+            let kind =
+                StatusKind::named(&status).ok_or_else(|| D::Error::custom(format!("unknown status {status:?}")))?;
             *counts.0.entry(level).or_default().entry(kind).or_insert(0) += n;
         }
     }
