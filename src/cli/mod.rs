@@ -118,22 +118,8 @@ struct FuzzArgs {
     /// takes it).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Fuzz the implementation this command line starts, over protocol v1 on its stdin and stdout
-    /// (split as `run --stdio` splits it).
-    #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "http")]
-    stdio: Option<String>,
-    /// Fuzz the implementation serving protocol v1 at this http:// URL.
-    #[arg(long, value_name = "URL")]
-    http: Option<String>,
-    /// The longest wait for one response, e.g. 5s or 500ms.
-    #[arg(long, value_name = "DURATION", default_value = "5s")]
-    timeout: String,
-    /// The longest wait for the implementation to start and answer start.
-    #[arg(long, value_name = "DURATION", default_value = "10s")]
-    start_timeout: String,
-    /// Restarts allowed after a crash, a timeout or an unreadable response.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().restarts)]
-    restarts: u32,
+    #[command(flatten)]
+    reach: ReachArgs,
 }
 
 impl FuzzArgs {
@@ -146,19 +132,9 @@ impl FuzzArgs {
             (None, None) => Some(1000),
             (cases, _) => cases,
         };
-        let target = TargetArgs {
-            stdio: self.stdio.clone(),
-            http: self.http.iter().cloned().collect(),
-            jobs: None,
-            timeout: self.timeout.clone(),
-            start_timeout: self.start_timeout.clone(),
-            restarts: self.restarts,
-            validate_protocol: false,
-            transcript: false,
-        };
         Ok(tool_conformance::fuzz::FuzzConfig {
-            target: target.spec()?,
-            limits: target.limits()?,
+            target: self.reach.spec()?,
+            limits: self.reach.limits()?,
             seed: self.seed,
             cases,
             time,
@@ -318,9 +294,9 @@ impl RunArgs {
             corpus: self.select.corpus.source(),
             selection: self.select.selection()?,
             report_dir: self.report.clone(),
-            target: self.target.spec()?,
-            jobs: self.target.spec()?.instances(self.target.jobs)?,
-            limits: self.target.limits()?,
+            target: self.target.reach.spec()?,
+            jobs: self.target.reach.spec()?.instances(self.target.jobs)?,
+            limits: self.target.reach.limits()?,
             validate_protocol: self.target.validate_protocol,
             transcript: self.target.transcript || self.full,
         })
@@ -536,32 +512,40 @@ fn list(args: &SelectArgs) -> Result<u8> {
     Ok(exit::CONFORMS)
 }
 
-/// The implementation a run tests, and how it is reached (run only).
+/// The implementation `run` and `fuzz` reach, and the limits they reach it within: one group of
+/// flags, the same for both commands.
 #[derive(Args)]
-struct TargetArgs {
-    /// (run only) Test the implementation this command line starts, over protocol v1 on its stdin
-    /// and stdout. It is split into words as a POSIX shell would (quotes and backslashes work) and
-    /// run without a shell: no variables, globs, pipes or redirections.
+struct ReachArgs {
+    /// Test the implementation this command line starts, over protocol v1 on its stdin and
+    /// stdout. It is split into words as a POSIX shell would (quotes and backslashes work) and run
+    /// without a shell: no variables, globs, pipes or redirections.
     #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "http")]
     stdio: Option<String>,
-    /// (run only) Test the implementation serving protocol v1 at this http:// URL. Repeat it to
-    /// spread the cases over several running instances.
+    /// Test the implementation serving protocol v1 at this http:// URL. `run` takes it again to
+    /// spread the cases over several running instances; `fuzz` reaches the first.
     #[arg(long, value_name = "URL")]
     http: Vec<String>,
+    /// The longest wait for one response, e.g. 5s or 500ms.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    timeout: String,
+    /// The longest wait for the implementation to start and answer start.
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    start_timeout: String,
+    /// Restarts allowed after a crash, a timeout or an unreadable response; then the remaining
+    /// cases are errors.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().restarts)]
+    restarts: u32,
+}
+
+/// The implementation a run tests, how it is reached, and on how many instances (run only).
+#[derive(Args)]
+struct TargetArgs {
+    #[command(flatten)]
+    reach: ReachArgs,
     /// (run only) Run N instances at once, the cases spread across them; the result is that of a
     /// serial run. Over HTTP, give one --http URL per instance.
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
-    /// (run only) The longest wait for one response, e.g. 5s or 500ms.
-    #[arg(long, value_name = "DURATION", default_value = "5s")]
-    timeout: String,
-    /// (run only) The longest wait for the implementation to start and answer start.
-    #[arg(long, value_name = "DURATION", default_value = "10s")]
-    start_timeout: String,
-    /// (run only) Restarts allowed after a crash, a timeout or an unreadable response; then the
-    /// remaining cases are errors.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().restarts)]
-    restarts: u32,
     /// (run only) Check every message against schemas/protocol.schema.json; a violation is an
     /// error naming the message and the schema path.
     #[arg(long)]
@@ -572,7 +556,7 @@ struct TargetArgs {
     transcript: bool,
 }
 
-impl TargetArgs {
+impl ReachArgs {
     fn spec(&self) -> Result<TargetSpec> {
         Ok(match (&self.stdio, self.http.is_empty()) {
             (Some(command), _) => TargetSpec::Stdio(CommandLine::parse(command)?),

@@ -24,10 +24,7 @@ use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Location, Probl
 use crate::judge::outcome::{Failure, Status};
 use crate::judge::{Answers, describe};
 use crate::peer::Target;
-use crate::peer::http::HttpTarget;
 use crate::peer::spec::{Limits, TargetSpec};
-use crate::peer::stdio::StdioTarget;
-use crate::peer::transcript::WireLog;
 use crate::reference::normalize::normalize;
 use crate::reference::readings::{self, Readings};
 use crate::reference::registry::Registry;
@@ -374,17 +371,15 @@ pub struct Progress {
 
 /// Fuzzes the target `config` names (an external one is started and stopped here).
 pub fn run(config: &FuzzConfig, progress: &mut dyn FnMut(Progress)) -> FuzzReport {
-    let mut target: Box<dyn Target> = match &config.target {
-        TargetSpec::Reference => Box::new(crate::reference::Reference::new()),
-        TargetSpec::Stdio(command) => {
-            Box::new(StdioTarget::spawn(command.clone(), config.limits.clone(), WireLog::new()))
-        }
-        TargetSpec::Http(urls) => match urls.first() {
-            Some(url) => Box::new(HttpTarget::connect(url.clone(), config.limits.clone(), WireLog::new())),
-            None => Box::new(crate::reference::Reference::new()),
-        },
+    // One instance, built as a run builds its instances (over HTTP, at the first URL).
+    let built = crate::run::jobs::build(&config.target, &config.limits, 1, false, false);
+    let reason = match built.map(|mut instances| instances.pop()) {
+        Ok(Some(mut instance)) => return fuzz(instance.target_mut(), config, progress, &|_| false),
+        Ok(None) => "no instance of the target was built".to_string(),
+        Err(error) => error.to_string(),
     };
-    fuzz(target.as_mut(), config, progress, &|_| false)
+    let fault = TargetFault { index: 0, reason, request: Value::Null };
+    FuzzReport { seed: config.seed, faults: vec![fault], gave_up: true, ..FuzzReport::default() }
 }
 
 /// The report as text: counts, then each finding (required first) with its clause, the check

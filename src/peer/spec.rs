@@ -25,9 +25,18 @@ impl TargetSpec {
             (TargetSpec::Http(urls), Some(jobs)) if jobs != urls.len() => {
                 Err(ConfigError::JobsNeedUrls { jobs, urls: urls.len() })
             }
-            (TargetSpec::Http(urls), _) => Ok(urls.len().max(1)),
-            (_, jobs) => Ok(jobs.unwrap_or(1)),
+            (_, jobs) => Ok(self.count(jobs.unwrap_or(1))),
         }
+    }
+
+    /// How many instances a run asked for `jobs` uses: one per URL over HTTP, else `jobs` (at
+    /// least one). The one place the count is worked out.
+    pub fn count(&self, jobs: usize) -> usize {
+        match self {
+            TargetSpec::Http(urls) => urls.len(),
+            _ => jobs,
+        }
+        .max(1)
     }
 }
 

@@ -26,7 +26,7 @@ use crate::peer::stdio::StdioTarget;
 use crate::peer::transcript::{Exchange, WireLog, report_lines};
 use crate::peer::{Implementation, Target};
 use crate::reference::Reference;
-use crate::run::config::{RunConfig, TargetSpec};
+use crate::run::config::{Limits, RunConfig, TargetSpec};
 use crate::run::{Run, Session};
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -62,22 +62,37 @@ impl Instance {
     pub fn new(target: Box<dyn Target + Send>, log: Option<WireLog>) -> Instance {
         Instance { target, log }
     }
+
+    /// The instance's target.
+    pub(crate) fn target_mut(&mut self) -> &mut (dyn Target + Send) {
+        self.target.as_mut()
+    }
 }
 
 /// The instances `config` asks for: `config.jobs` of them (one per URL over HTTP).
 pub fn instances(config: &RunConfig) -> Result<Vec<Instance>, SchemaError> {
-    let count = match &config.target {
-        TargetSpec::Http(urls) => urls.len(),
-        _ => config.jobs,
-    }
-    .max(1);
+    let count = config.target.count(config.jobs);
+    build(&config.target, &config.limits, count, config.transcript, config.validate_protocol)
+}
+
+/// `count` instances of the implementation `target` names, reached within `limits` (the `i`th
+/// over HTTP at the `i`th URL), recording every exchange with `transcript` and checking every
+/// message against the protocol's schema with `validate`: the one place instances are built, for
+/// `run` and `fuzz` alike.
+pub(crate) fn build(
+    target: &TargetSpec,
+    limits: &Limits,
+    count: usize,
+    transcript: bool,
+    validate: bool,
+) -> Result<Vec<Instance>, SchemaError> {
     let mut instances = Vec::with_capacity(count);
     for index in 0..count {
-        let log = if config.transcript { WireLog::recording() } else { WireLog::new() };
-        let schema = if config.validate_protocol { Some(ProtocolSchema::load()?) } else { None };
-        let limits = config.limits.clone();
-        let target: Box<dyn Target + Send> = match &config.target {
-            TargetSpec::Reference if schema.is_none() && !config.transcript => {
+        let log = if transcript { WireLog::recording() } else { WireLog::new() };
+        let schema = if validate { Some(ProtocolSchema::load()?) } else { None };
+        let limits = limits.clone();
+        let target: Box<dyn Target + Send> = match target {
+            TargetSpec::Reference if schema.is_none() && !transcript => {
                 instances.push(Instance::new(Box::new(Reference::new()), None));
                 continue;
             }
