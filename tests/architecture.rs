@@ -18,7 +18,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("reference", &["suite", "peer", "case", "json"]),
     ("run", &["judge", "corpus", "peer", "reference", "case", "json"]),
     ("standing", &["judge", "run", "corpus", "peer", "case", "json"]),
-    ("report", &["suite", "judge", "standing", "run", "corpus", "peer", "case", "json"]),
+    ("report", &["suite", "fuzz", "judge", "standing", "run", "corpus", "peer", "case", "json"]),
     ("serve", &["peer", "reference", "case", "json"]),
     ("trials", &["judge", "report", "run", "corpus", "peer", "case", "json"]),
     ("fuzz", &["judge", "run", "corpus", "peer", "reference", "case", "json"]),

@@ -51,7 +51,7 @@ fn the_reference_has_no_finding() {
     assert!(
         report.required.is_empty() && report.interpretation.is_empty() && report.faults.is_empty(),
         "{}",
-        tool_conformance::fuzz::render(&report)
+        tool_conformance::report::fuzz::render(&report)
     );
 }
 

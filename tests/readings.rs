@@ -213,7 +213,8 @@ fn the_html4_table_is_html4() {
 /// careful reader "does not conform".
 #[test]
 fn the_fuzzer_makes_no_required_finding_against_an_allowed_reading() {
-    use tool_conformance::fuzz::{FuzzConfig, fuzz, render};
+    use tool_conformance::fuzz::{FuzzConfig, fuzz};
+    use tool_conformance::report::fuzz::render;
     let mut offending = Vec::new();
     for variant in allowed::all() {
         let mut target = Defective::new(variant.name, variant.defect);

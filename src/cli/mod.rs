@@ -9,7 +9,6 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use progress::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tool_conformance::peer::transcript;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::run::jobs;
@@ -156,7 +155,7 @@ fn fuzz(args: &FuzzArgs) -> Result<u8> {
         ))
     });
     progress.finish();
-    out!("{}", tool_conformance::fuzz::render(&report));
+    out!("{}", tool_conformance::report::fuzz::render(&report));
     Ok(if report.required.is_empty() && !report.gave_up { exit::CONFORMS } else { exit::NONCONFORMING })
 }
 
@@ -366,7 +365,10 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     } else {
         let mut out = std::io::stdout().lock();
         for part in &ran.transcript {
-            let _ = std::io::Write::write_all(&mut out, transcript::render(&part.title, &part.exchanges).as_bytes());
+            let _ = std::io::Write::write_all(
+                &mut out,
+                tool_conformance::report::transcript::render(&part.title, &part.exchanges).as_bytes(),
+            );
         }
     }
     let run = ran.run;

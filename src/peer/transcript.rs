@@ -272,26 +272,6 @@ pub fn report_lines(exchanges: &[Exchange]) -> Vec<String> {
     lines
 }
 
-/// The exchanges as `--transcript` prints them: each request and response with its round-trip
-/// time.
-pub fn render(title: &str, exchanges: &[Exchange]) -> String {
-    let mut out = format!("--- {title}\n");
-    if exchanges.is_empty() {
-        out.push_str("  (nothing exchanged)\n");
-    }
-    for exchange in exchanges {
-        let millis = exchange.elapsed.as_secs_f64() * 1000.0;
-        out.push_str(&format!("> {}\n", truncate(&exchange.sent, TRANSCRIPT_MESSAGE_CHARS)));
-        match &exchange.received {
-            Received::Response(text) => {
-                out.push_str(&format!("< {}  [{millis:.2} ms]\n", truncate(text, TRANSCRIPT_MESSAGE_CHARS)))
-            }
-            Received::Nothing(why) => out.push_str(&format!("! {why}  [{millis:.2} ms]\n")),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,9 +346,8 @@ mod tests {
     }
 
     #[test]
-    fn renders_with_and_without_timing() {
+    fn report_lines_have_no_timing_and_long_messages_are_cut() {
         assert_eq!(report_lines(&[exchange(1)]), vec!["> {\"seq\":1}", "< {\"seq\":1}"]);
-        assert_eq!(render("case", &[exchange(1)]), "--- case\n> {\"seq\":1}\n< {\"seq\":1}  [1.50 ms]\n");
         assert_eq!(truncate("abcdef", 3), "abc… (6 bytes in all)");
         assert_eq!(truncate("abc", 3), "abc");
     }

@@ -8,6 +8,9 @@
 //! - [`html`]: `standing.html`, one self-contained page;
 //! - [`badge`]: `badge-<rule>.json`, shields.io endpoint badges;
 //! - [`comparison`]: two standings compared (`tool-conformance compare`);
+//! - [`expected`]: the expected-failures file a run writes (`--write-expected-failures`);
+//! - [`fuzz`]: what a fuzzing run found (`tool-conformance fuzz`);
+//! - [`transcript`]: every exchange of the selected cases (`run --transcript`);
 //! - [`table`]: the table of the standings published side by side (`reports/README.md`);
 //! - [`readme`]: one published standing's page (`reports/<name>/README.md`), with what it
 //!   measures ([`about`]: an adapter's `about.yaml`, its reproduction template, `timing.json`).
@@ -18,7 +21,9 @@
 pub mod about;
 pub mod badge;
 pub mod comparison;
+pub mod expected;
 pub(crate) mod figures;
+pub mod fuzz;
 pub mod html;
 pub mod json;
 pub mod junit;
@@ -26,6 +31,7 @@ pub mod markdown;
 pub mod readme;
 pub mod table;
 pub mod terminal;
+pub mod transcript;
 
 use crate::case::{Case, Check};
 use crate::corpus::Corpus;
