@@ -144,15 +144,10 @@ fn the_modules_of_a_part_use_each_other_without_a_cycle() {
             for (index, _) in text.match_indices(&prefix) {
                 let rest = &text[index + prefix.len()..];
                 let used: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                // `super::` from a module's own file reaches the part's root; from deeper, a sibling.
-                let nested = relative.components().count() > 2;
-                let sibling = if prefix == "super::" && !nested {
-                    Some(used)
-                } else if prefix != "super::" {
-                    Some(used)
-                } else {
-                    None
-                };
+                // `super::x` names `x` in the part's root (a sibling module, when `x` is one) from a
+                // module's own file; from a file further down it names something of its own module.
+                let deeper = relative.components().count() > 2 && !relative.ends_with("mod.rs");
+                let sibling = (prefix != "super::" || !deeper).then_some(used);
                 if let Some(used) = sibling.filter(|u| *u != from && !u.is_empty()) {
                     uses.insert(used);
                 }

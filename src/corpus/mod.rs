@@ -215,7 +215,7 @@ impl Corpus {
     /// ```no_run
     /// // A working copy of cases/, or an extension laid out the same way.
     /// let corpus = tool_conformance::Corpus::from_dir(std::path::Path::new("cases"))?;
-    /// # Ok::<(), tool_conformance::corpus::CorpusErrors>(())
+    /// # Ok::<(), tool_conformance::CorpusErrors>(())
     /// ```
     pub fn from_dir(root: &Path) -> Result<Corpus, CorpusErrors> {
         Corpus::from_files(read_dir(root)?)
@@ -228,7 +228,7 @@ impl Corpus {
     ///
     /// ```no_run
     /// let corpus = tool_conformance::Corpus::embedded()?.with_added(std::path::Path::new("my-cases"))?;
-    /// # Ok::<(), tool_conformance::corpus::CorpusErrors>(())
+    /// # Ok::<(), tool_conformance::CorpusErrors>(())
     /// ```
     pub fn with_added(self, dir: &Path) -> Result<Corpus, CorpusErrors> {
         let added = read_dir(dir)?;

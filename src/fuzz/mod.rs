@@ -271,7 +271,7 @@ fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, n
     let answers = session.answers(&case);
     let outcome = match &answers {
         Ok(answers) => crate::judge::judge(&case, answers),
-        Err(status) => crate::judge::outcome::Outcome::new(&case, status.clone()),
+        Err(status) => crate::judge::outcome::Outcome::new(&case, (**status).clone()),
     };
     let taken: Vec<String> = readings.iter().map(|r| r.doc().to_string()).collect();
     match outcome.status {

@@ -116,7 +116,43 @@ pub enum TargetError {
     Refused(Value),
 }
 
-/// An implementation under test.
+/// An implementation under test. Implement it for a Rust runtime to run the corpus against it in
+/// process; an implementation in any other language is reached over protocol v1 by
+/// [`crate::StdioTarget`] or [`crate::HttpTarget`]. Whatever a target returns is compared,
+/// never trusted.
+///
+/// ```
+/// use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Target};
+/// use tool_conformance::{TargetError, Tool, Transport, Value, View, run};
+///
+/// /// A runtime under test; this one hands every request to the built-in reference.
+/// struct MyRuntime(Reference);
+///
+/// impl Target for MyRuntime {
+///     fn start(&mut self) -> Result<Implementation, TargetError> {
+///         let mut about = self.0.start()?;
+///         about.name = "my-runtime".into();
+///         Ok(about)
+///     }
+///     fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
+///         self.0.normalize(input_schema, arguments)
+///     }
+///     fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
+///         self.0.register(tools)
+///     }
+///     fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
+///         self.0.describe(tool, view)
+///     }
+///     fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
+///         self.0.invoke(tool, transport, arguments)
+///     }
+/// }
+///
+/// let corpus = Corpus::embedded().expect("the corpus loads");
+/// let ran = run(&corpus, &Selection::all(), &mut MyRuntime(Reference::new()));
+/// assert_eq!(ran.implementation.name, "my-runtime");
+/// assert!(!ran.breaks_a_rule());
+/// ```
 pub trait Target {
     /// Starts the implementation and returns its description and claims. Called once per run.
     fn start(&mut self) -> Result<Implementation, TargetError>;

@@ -30,7 +30,19 @@ use std::time::{Duration, Instant};
 pub type StdioTarget = Remote<StdioChannel>;
 
 impl StdioTarget {
-    /// A target that runs `command`, within `limits`, recording into `log`.
+    /// A target that runs `command`, within `limits`, recording into `log`. The process is
+    /// started by [`crate::Target::start`] and speaks protocol v1 (docs/protocol.md) on its stdin and
+    /// stdout.
+    ///
+    /// ```no_run
+    /// use tool_conformance::{CommandLine, Corpus, Limits, Selection, StdioTarget, WireLog, run};
+    ///
+    /// let command = CommandLine::parse("node adapter.js").expect("one command");
+    /// let mut target = StdioTarget::spawn(command, Limits::default(), WireLog::new());
+    /// let corpus = Corpus::embedded().expect("the corpus loads");
+    /// let ran = run(&corpus, &Selection::all(), &mut target);
+    /// println!("{} breaks a rule: {}", ran.implementation.name, ran.breaks_a_rule());
+    /// ```
     pub fn spawn(command: CommandLine, limits: Limits, log: WireLog) -> StdioTarget {
         let channel = StdioChannel::new(command, limits.max_response_bytes, limits.stderr_lines);
         Remote::new(channel, limits, log)

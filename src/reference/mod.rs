@@ -31,12 +31,11 @@ impl Reference {
     /// A reference with nothing registered.
     ///
     /// ```
-    /// use tool_conformance::{Reference, Target};
-    /// use tool_conformance::json::Value;
+    /// use tool_conformance::{Reference, Target, Value};
     ///
     /// let mut reference = Reference::new();
-    /// let schema: Value = tool_conformance::json::from_str(r#"{"type": "object"}"#).unwrap();
-    /// let sent: Value = tool_conformance::json::from_str(r#"{"title": "Ember &amp;amp; Oak"}"#).unwrap();
+    /// let schema: Value = r#"{"type": "object"}"#.parse().unwrap();
+    /// let sent: Value = r#"{"title": "Ember &amp;amp; Oak"}"#.parse().unwrap();
     /// let normalized = reference.normalize(&schema, &sent).unwrap();
     /// assert_eq!(normalized["title"], "Ember & Oak");
     /// ```

@@ -56,6 +56,7 @@ impl Badge {
 }
 
 /// The file name of a rule's badge.
+#[doc(hidden)]
 pub fn file_name(rule: &str) -> String {
     format!("badge-{rule}.json")
 }

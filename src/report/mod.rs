@@ -7,30 +7,37 @@
 //! - [`junit`]: `junit.xml`, a testsuite per rule and a testcase per case, for CI;
 //! - [`html`]: `standing.html`, one self-contained page;
 //! - [`badge`]: `badge-<rule>.json`, shields.io endpoint badges;
-//! - [`comparison`]: two standings compared (`tool-conformance compare`);
-//! - [`expected`]: the expected-failures file a run writes (`--write-expected-failures`);
-//! - [`fuzz`]: what a fuzzing run found (`tool-conformance fuzz`);
-//! - [`transcript`]: every exchange of the selected cases (`run --transcript`);
-//! - [`table`]: the table of the standings published side by side (`reports/README.md`);
-//! - [`readme`]: one published standing's page (`reports/<name>/README.md`), with what it
-//!   measures ([`about`]: an adapter's `about.yaml`, its reproduction template, `timing.json`).
+//! - `comparison`: two standings compared (`tool-conformance compare`);
+//! - `expected`: the expected-failures file a run writes (`--write-expected-failures`);
+//! - `fuzz`: what a fuzzing run found (`tool-conformance fuzz`);
+//! - `transcript`: every exchange of the selected cases (`run --transcript`);
+//! - `table`: the table of the standings published side by side (`reports/README.md`);
+//! - `readme`: one published standing's page (`reports/<name>/README.md`), with what it
+//!   measures (`about`: an adapter's `about.yaml`, its reproduction template, `timing.json`).
 //!
 //! Reports are deterministic: the same implementation and corpus give the same bytes (no
 //! timestamps, cases in corpus order).
 
+#[doc(hidden)]
 pub mod about;
 pub mod badge;
+#[doc(hidden)]
 pub mod comparison;
+#[doc(hidden)]
 pub mod expected;
 pub(crate) mod figures;
+#[doc(hidden)]
 pub mod fuzz;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+#[doc(hidden)]
 pub mod readme;
+#[doc(hidden)]
 pub mod table;
 pub mod terminal;
+#[doc(hidden)]
 pub mod transcript;
 
 use crate::case::{Case, Check};
@@ -102,7 +109,7 @@ impl Report {
     /// use tool_conformance::{Corpus, Reference, Selection, report::Report, run};
     ///
     /// let corpus = Corpus::embedded().expect("the corpus loads");
-    /// let ran = run::run(&corpus, &Selection::all(), &mut Reference::new());
+    /// let ran = run(&corpus, &Selection::all(), &mut Reference::new());
     /// Report::for_corpus(&corpus, &ran).write_dir(std::path::Path::new("report"))?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
@@ -165,6 +172,19 @@ impl Report {
 
     /// Writes every file of [`Report::files`] into `dir`, creating it. Each file is written to a
     /// temporary name and renamed, so a report is never left half-written.
+    ///
+    /// ```
+    /// use tool_conformance::{Corpus, Reference, Selection, report::Report, run};
+    ///
+    /// let corpus = Corpus::embedded().expect("the corpus loads");
+    /// let examples = Selection::new(vec![], vec![], vec!["RT-TOOL-8/examples/*".into()]).unwrap();
+    /// let ran = run(&corpus, &examples, &mut Reference::new());
+    /// let dir = std::env::temp_dir().join(format!("tool-conformance-doc-{}", std::process::id()));
+    /// Report::for_corpus(&corpus, &ran).write_dir(&dir)?;
+    /// assert!(dir.join("junit.xml").is_file() && dir.join("standing.json").is_file());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn write_dir(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         for (name, contents) in self.files() {
@@ -183,6 +203,7 @@ fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
 /// A table cell for one level of a [`crate::standing::Counts`]: `passed/judged` (judged: passed,
 /// failed or errored; a skip is never in the denominator), then any failures, errors and skips,
 /// or the number observed for informational cases; `N n/a` when none applied; `-` when empty.
+#[doc(hidden)]
 pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> String {
     use crate::case::Level;
     use crate::judge::outcome::StatusKind as S;
@@ -216,6 +237,7 @@ pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> Stri
 
 /// What a case hands the implementation, labelled: the input schema or the registered tools'
 /// schemas, and the arguments.
+#[doc(hidden)]
 pub fn sent(case: &Case) -> Vec<(String, Value)> {
     let tools = |tools: &[crate::case::tool::Tool]| {
         tools.iter().map(|t| (format!("tool {} (input schema)", t.name), t.input_schema.clone())).collect::<Vec<_>>()

@@ -118,10 +118,16 @@ fn boxed<C: crate::peer::remote::Channel + 'static>(
 /// Runs the cases `config` selects against the implementation it names.
 ///
 /// ```no_run
-/// use tool_conformance::{Corpus, RunConfig, run::jobs};
+/// use tool_conformance::{CommandLine, Corpus, RunConfig, TargetSpec, run_config};
 ///
+/// // Four instances of an implementation in any language, speaking protocol v1 on stdio.
+/// let config = RunConfig {
+///     target: TargetSpec::Stdio(CommandLine::parse("python3 my_adapter.py").expect("one command")),
+///     jobs: 4,
+///     ..RunConfig::default()
+/// };
 /// let corpus = Corpus::embedded().expect("the corpus loads");
-/// let ran = jobs::run(&corpus, &RunConfig::default()).expect("the protocol schema compiles");
+/// let ran = run_config(&corpus, &config).expect("the protocol schema compiles");
 /// println!("{} cases", ran.run.outcomes.len());
 /// ```
 pub fn run(corpus: &Corpus, config: &RunConfig) -> Result<Ran, SchemaError> {

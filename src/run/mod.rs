@@ -95,7 +95,7 @@ impl<T: Target> Session<T> {
     pub fn run_case(&mut self, case: &Case) -> Outcome {
         match self.answers(case) {
             Ok(answers) => crate::judge::judge(case, &answers),
-            Err(status) => Outcome::new(case, status),
+            Err(status) => Outcome::new(case, *status),
         }
     }
 
@@ -123,12 +123,12 @@ impl<T: Target> Session<T> {
     /// What the target answers to `case`'s requests, for the judge; `Err` with the case's status
     /// when there is nothing to judge (the target did not start, the case does not apply, or the
     /// target declined or could not answer).
-    pub(crate) fn answers(&mut self, case: &Case) -> Result<Answers, Status> {
+    pub(crate) fn answers(&mut self, case: &Case) -> Result<Answers, Box<Status>> {
         if let Some(why) = &self.start_error {
-            return Err(Status::Error { reason: format!("the implementation did not start: {why}") });
+            return Err(Box::new(Status::Error { reason: format!("the implementation did not start: {why}") }));
         }
         if let Some(reason) = self.not_applicable(case) {
-            return Err(Status::NotApplicable { reason });
+            return Err(Box::new(Status::NotApplicable { reason }));
         }
         let answers = match &case.check {
             Check::Normalize { input_schema, arguments, .. } => match self.target.normalize(input_schema, arguments) {
@@ -143,14 +143,16 @@ impl<T: Target> Session<T> {
             }
             Check::Describe { tools, tool, views } => self.describe(tools, tool, views, case.level),
         };
-        answers.map_err(|error| match error {
-            TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
-            TargetError::Broken(why) => Status::Error { reason: why },
-            TargetError::Refused(error) => Status::Error {
-                reason: format!(
-                    "a command other than normalize refused its input, which only normalize may do: {error}"
-                ),
-            },
+        answers.map_err(|error| {
+            Box::new(match error {
+                TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
+                TargetError::Broken(why) => Status::Error { reason: why },
+                TargetError::Refused(error) => Status::Error {
+                    reason: format!(
+                        "a command other than normalize refused its input, which only normalize may do: {error}"
+                    ),
+                },
+            })
         })
     }
 

@@ -171,6 +171,18 @@ impl Standing {
 
     /// Counts `outcomes`, a run of part or all of `corpus`: a rule some of whose cases the run
     /// left out is marked as not whole.
+    ///
+    /// ```
+    /// use tool_conformance::{Corpus, Level, Reference, Selection, StatusKind, Standing, Verdict, run};
+    ///
+    /// let corpus = Corpus::embedded().expect("the corpus loads");
+    /// let ran = run(&corpus, &Selection::all(), &mut Reference::new());
+    /// let standing = Standing::of_run(&corpus, &ran.implementation, &ran.outcomes);
+    /// for rule in &standing.rules {
+    ///     assert_eq!(rule.verdict, Verdict::Conforms, "{}", rule.rule);
+    ///     assert_eq!(rule.totals.get(Level::Required, StatusKind::Fail), 0);
+    /// }
+    /// ```
     pub fn of_run(corpus: &Corpus, implementation: &Implementation, outcomes: &[Outcome]) -> Standing {
         let ran: BTreeSet<&str> = outcomes.iter().map(|o| o.id.as_str()).collect();
         Standing::counted(&corpus.catalog, implementation, outcomes, |rule| {
