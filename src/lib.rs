@@ -17,7 +17,8 @@
 //! - **write reports**: a [`report::Report`] read by every format ([`report::terminal`],
 //!   [`report::markdown`], [`report::json`], [`report::junit`], [`report::html`],
 //!   [`report::badge`]), or all of them into a folder with [`report::Report::write_dir`];
-//! - **trials**: [`trials()`] makes the corpus `cargo test` trials for any target.
+//! - **trials**: [`trials()`] makes the corpus `cargo test` trials for any target;
+//! - **serve**: [`serve_stdio`] puts any target behind protocol v1 on stdin and stdout.
 //!
 //! Failures are values: whatever an implementation does, a case ends as an [`Outcome`], never a
 //! panic or an `Err`.
@@ -84,6 +85,7 @@ pub use run::config::{
 };
 pub use run::jobs::{Ran, Transcript, run as run_config};
 pub use run::{Run, run};
+pub use serve::stdio::serve_stdio;
 pub use standing::{ClauseStanding, Counts, ReadingTally, RuleStanding, Standing, Verdict};
 pub use suite::SUITE_VERSION;
 pub use trials::trials;
