@@ -42,7 +42,7 @@ fn pinned(dir: &Path, about: &About) -> Option<String> {
         }
         "npm" => {
             let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
-            let json: tool_conformance::json::Value = tool_conformance::json::from_str(&text).ok()?;
+            let json: tool_conformance::Value = tool_conformance::json::from_str(&text).ok()?;
             json["dependencies"][&about.package].as_str().map(str::to_string)
         }
         _ => None,

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use std::time::Duration;
 use tool_conformance::json::inert::is_hidden;
 use tool_conformance::json::surrogate::stand_in;
-use tool_conformance::judge::outcome::Failure;
+use tool_conformance::Failure;
 use tool_conformance::report::{Report, html, junit, markdown, terminal};
 use tool_conformance::run::run;
 use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Target, TargetError, Tool};
@@ -460,7 +460,7 @@ fn walk_readme(markdown: &str) -> (String, Vec<String>) {
 
 #[test]
 fn a_standing_readme_renders_no_element_the_page_did_not_write() {
-    use tool_conformance::judge::outcome::StatusKind;
+    use tool_conformance::StatusKind;
     use tool_conformance::report::about::About;
     use tool_conformance::report::readme::{Adapter, Inputs, render};
     use tool_conformance::standing::expectations::{ExpectedFailure, Triage};

@@ -138,7 +138,7 @@ fn a_rule_file_saying_one_error_holds_rejections_to_the_one_error() {
     let toy = &bare.rules[2];
     assert_eq!(toy.verdict, Verdict::DoesNotConform, "an error of problems alone is not the one error");
     let refused = toy.clauses.iter().find(|c| c.clause == "TOY-1.refused").unwrap();
-    assert_eq!(refused.counts.get(Level::Required, tool_conformance::judge::outcome::StatusKind::Fail), 1);
+    assert_eq!(refused.counts.get(Level::Required, tool_conformance::StatusKind::Fail), 1);
 }
 
 fn check(dir: &Path) -> (Option<i32>, String) {
