@@ -588,13 +588,13 @@ fn reference_cost(config: &BenchConfig) -> Vec<Row> {
     for (label, bytes) in [("1 KB", 1024), ("64 KB", 64 * 1024), ("1 MB", 1024 * 1024)] {
         let (schema, text) = sized_arguments(bytes);
         let mut registry = registry(schema);
-        let arguments: Value = serde_json::from_slice(&text).expect("valid JSON");
+        let arguments: Value = tool_conformance::json::from_slice(&text).expect("valid JSON");
         let repetitions = if bytes < 100_000 { config.repetitions * 20 } else { config.repetitions };
         let (reference, parse) = medians(
             repetitions,
             || execute(&mut registry, &arguments),
             || {
-                std::hint::black_box(serde_json::from_slice::<Value>(&text).expect("valid JSON"));
+                std::hint::black_box(tool_conformance::json::from_slice::<Value>(&text).expect("valid JSON"));
             },
         );
         rows.push(row(

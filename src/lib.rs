@@ -18,6 +18,9 @@
 //!   [`report::markdown`], [`report::json`], [`report::junit`], [`report::html`],
 //!   [`report::badge`]), or all of them into a folder with [`report::Report::write_dir`];
 //! - **trials**: [`trials()`] makes the corpus `cargo test` trials for any target;
+//! - **JSON**: a [`Target`]'s values are the suite's own [`json::Value`] (exact numbers, key
+//!   order), read strictly by [`json::from_str`] and crossed to and from serde_json's by
+//!   [`json::to_serde`] and [`json::from_serde`];
 //! - **serve**: [`serve_stdio`] puts any target behind protocol v1 on stdin and stdout.
 //!
 //! Failures are values: whatever an implementation does, a case ends as an [`Outcome`], never a
@@ -50,7 +53,6 @@ pub mod corpus;
 pub mod exit;
 #[doc(hidden)]
 pub mod fuzz;
-#[doc(hidden)]
 pub mod json;
 #[doc(hidden)]
 pub mod judge;
@@ -72,7 +74,7 @@ pub mod trials;
 pub use case::tool::{Tool, Transport, View};
 pub use case::{Case, Level};
 pub use corpus::{Corpus, CorpusError, CorpusErrors};
-pub use json::{Value, from_serde, to_serde};
+pub use json::Value;
 pub use judge::outcome::{Failure, Observation, Outcome, ReadingCheck, Status, StatusKind};
 pub use peer::http::HttpTarget;
 pub use peer::protocol_schema::SchemaError;

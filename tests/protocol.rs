@@ -141,10 +141,10 @@ fn broken_responses_are_refused_at_the_schema_path_to_look_at() {
 
 #[test]
 fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {
+    use tool_conformance::Limits;
     use tool_conformance::case::{Check, Expect};
     use tool_conformance::peer::remote::Remote;
     use tool_conformance::peer::transcript::WireLog;
-    use tool_conformance::Limits;
     use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
 

@@ -10,9 +10,9 @@
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde_json::{Value, json};
 use std::time::Duration;
+use tool_conformance::Failure;
 use tool_conformance::json::inert::is_hidden;
 use tool_conformance::json::surrogate::stand_in;
-use tool_conformance::Failure;
 use tool_conformance::report::{Report, html, junit, markdown, terminal};
 use tool_conformance::run::run;
 use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Target, TargetError, Tool};
