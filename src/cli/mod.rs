@@ -613,6 +613,10 @@ struct ServeArgs {
     /// left out. Port 0 picks a free port. The URL is printed on stdout.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     http: Option<String>,
+    /// Serve --http on an address that is not loopback. The server has no authentication:
+    /// anyone who can reach the address can use it.
+    #[arg(long, requires = "http")]
+    allow_remote: bool,
 }
 
 fn serve(args: &ServeArgs) -> Result<u8> {
@@ -628,6 +632,12 @@ fn serve(args: &ServeArgs) -> Result<u8> {
         return Ok(exit::CONFORMS);
     };
     let address = serve::http::bind_address(address)?;
+    if !address.ip().is_loopback() && !args.allow_remote {
+        anyhow::bail!(
+            "{address} is not a loopback address, and the server has no authentication: give --allow-remote \
+             to serve anyone who can reach it"
+        );
+    }
     let options = serve::http::HttpOptions::default();
     let listener = serve::http::listen(address, &options).with_context(|| format!("binding {address}"))?;
     let local = listener.local_addr()?;
