@@ -95,7 +95,8 @@ impl Published {
     pub fn load(folder: &Path) -> Result<Published, TableError> {
         let path = folder.join("standing.json");
         let error = |message: String| TableError { path: path.clone(), message };
-        let text = std::fs::read_to_string(&path).map_err(|e| error(format!("cannot read: {e}")))?;
+        let text = crate::corpus::yaml::read_capped(&path, crate::standing::file::MAX_STANDING_BYTES)
+            .map_err(|e| error(format!("cannot read: {e}")))?;
         let value: Value = crate::json::from_str(&text).map_err(|e| error(format!("not JSON: {e}")))?;
         let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let mut published = Published::from_json(&name, &value).map_err(|kind| error(kind.to_string()))?;
