@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::run::jobs;
+use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::serve::{self, Server};
 use tool_conformance::standing::expectations::ExpectedFailures;
 use tool_conformance::standing::regression::{self, Snapshot};
@@ -180,7 +181,7 @@ fn fuzz(args: &FuzzArgs) -> Result<u8> {
         ))
     });
     progress.finish();
-    out!("{}", tool_conformance::fuzz::render(&report));
+    out!("{}", multi_line(&tool_conformance::fuzz::render(&report)));
     Ok(if report.required.is_empty() && !report.gave_up { exit::CONFORMS } else { exit::NONCONFORMING })
 }
 
@@ -354,7 +355,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", multi_line(&format!("{error:#}")));
             ExitCode::from(exit::USAGE)
         }
     }
@@ -484,16 +485,16 @@ fn readme(args: &ReadmeArgs) -> Result<u8> {
     };
     let inputs = readme::Inputs::load(&args.dir, &adapter_dir, &link)?;
     let corpus = Corpus::embedded()?;
-    out!("{}", readme::render(&inputs, &corpus));
+    out!("{}", multi_line(&readme::render(&inputs, &corpus)));
     Ok(exit::CONFORMS)
 }
 
 fn table(args: &TableArgs) -> Result<u8> {
     let standings = tool_conformance::report::table::load_all(&args.dir)?;
-    outln!("{}", tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end());
+    outln!("{}", multi_line(tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end()));
     let unexplained: Vec<String> = standings
         .iter()
-        .flat_map(|s| s.unexplained().into_iter().map(move |f| format!("{}: {}", s.folder, f.case)))
+        .flat_map(|s| s.unexplained().into_iter().map(move |f| one_line(&format!("{}: {}", s.folder, f.case))))
         .collect();
     if unexplained.is_empty() {
         return Ok(exit::CONFORMS);

@@ -15,6 +15,7 @@
 //! block), so standings written by other versions of the suite compare too; a corpus digest or
 //! suite version that differs is said, since it explains new and gone cases.
 
+use crate::json::inert::one_line;
 use crate::standing::file::{StandingFile, StandingFileErrorKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -208,6 +209,9 @@ pub fn compare(old: &Snapshot, new: &Snapshot) -> Comparison {
 
 /// The comparison as terminal text; with `colored`, regressions in red and progressions in
 /// green.
+///
+/// Every string from the two files is written as [`one_line`] writes it, so that no file can
+/// move the cursor, retitle the terminal or forge a line of the comparison.
 pub fn render(comparison: &Comparison, colored: bool) -> String {
     let paint = |style: anstyle::Style, text: &str| {
         if colored { format!("{style}{text}{style:#}") } else { text.to_string() }
@@ -216,6 +220,7 @@ pub fn render(comparison: &Comparison, colored: bool) -> String {
     let green = anstyle::AnsiColor::Green.on_default().bold();
     let mut out = String::new();
     for (what, old, new) in &comparison.header {
+        let (old, new) = (one_line(old), one_line(new));
         if old == new {
             let _ = writeln!(out, "{what}: {old}");
         } else {
@@ -223,14 +228,16 @@ pub fn render(comparison: &Comparison, colored: bool) -> String {
         }
     }
     if !comparison.corpus_files_changed.is_empty() {
-        let _ = writeln!(out, "corpus files that differ: {}", comparison.corpus_files_changed.join(", "));
+        let files: Vec<String> = comparison.corpus_files_changed.iter().map(|f| one_line(f)).collect();
+        let _ = writeln!(out, "corpus files that differ: {}", files.join(", "));
     }
     let mut section = |title: &str, changes: &[Change], style: Option<anstyle::Style>| {
         let n = changes.len();
         let heading = format!("{n} {title}{}", if n == 1 { "" } else { "s" });
         let _ = writeln!(out, "\n{}:", style.map(|s| paint(s, &heading)).unwrap_or(heading.clone()));
         for change in changes {
-            let _ = writeln!(out, "  {} ({}): {} -> {}", change.id, change.level, change.from, change.to);
+            let [id, level, from, to] = [&change.id, &change.level, &change.from, &change.to].map(|s| one_line(s));
+            let _ = writeln!(out, "  {id} ({level}): {from} -> {to}");
         }
     };
     section("regression", &comparison.regressions, (!comparison.regressions.is_empty()).then_some(red));
@@ -246,11 +253,11 @@ pub fn render(comparison: &Comparison, colored: bool) -> String {
         for case in cases.iter() {
             *by_status.entry(case.status.as_str()).or_default() += 1;
         }
-        let counts: Vec<String> = by_status.iter().map(|(status, n)| format!("{n} {status}")).collect();
+        let counts: Vec<String> = by_status.iter().map(|(status, n)| format!("{n} {}", one_line(status))).collect();
         let n = cases.len();
         let _ = writeln!(out, "\n{n} {title}{} ({}):", if n == 1 { "" } else { "s" }, counts.join(", "));
         for case in cases.iter() {
-            let _ = writeln!(out, "  {} ({}): {}", case.id, case.level, case.shown());
+            let _ = writeln!(out, "  {} ({}): {}", one_line(&case.id), one_line(&case.level), one_line(&case.shown()));
         }
     }
     out
