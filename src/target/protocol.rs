@@ -402,14 +402,17 @@ pub fn repeated_key(text: &str) -> Option<String> {
             f.write_str("an object")
         }
         fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
-            let mut seen = std::collections::HashSet::new();
+            // Read to the end: a map left half read is an error.
+            let (mut seen, mut repeated) = (std::collections::HashSet::new(), None);
             while let Some(key) = map.next_key::<String>()? {
-                if !seen.insert(key.clone()) {
-                    return Ok(Some(key));
+                if seen.contains(&key) {
+                    repeated.get_or_insert(key);
+                } else {
+                    seen.insert(key);
                 }
                 map.next_value::<serde::de::IgnoredAny>()?;
             }
-            Ok(None)
+            Ok(repeated)
         }
     }
     let text = with_stand_ins(text);
