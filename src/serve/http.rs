@@ -229,9 +229,7 @@ impl<T: Target> Connection<'_, T> {
     fn serve(mut self) {
         let _ = self.stream.set_write_timeout(Some(self.shared.options.write_timeout));
         loop {
-            self.set_idle(true);
             let outcome = self.request();
-            self.set_idle(false);
             match outcome {
                 Ok((body, keep_alive)) => {
                     let (status, answer) = answer(self.shared, &body);
@@ -288,12 +286,15 @@ impl<T: Target> Connection<'_, T> {
         let options = &self.shared.options;
         let (request_timeout, max_head, max_body) = (options.request_timeout, options.max_head, options.max_body);
         if self.buffer.is_empty() {
+            // Idle until the next request begins: such a connection may be closed to make room.
+            self.set_idle(true);
             let idle_deadline = Instant::now() + options.idle_timeout;
             match self.fill(idle_deadline) {
                 Ok(0) | Err(_) => return Err(Unread::Close),
                 Ok(_) => {}
             }
         }
+        self.set_idle(false);
         let deadline = Instant::now() + request_timeout;
         let late = || Unread::Refused(refuse(408, "the request did not arrive in time"));
         let (head, used) = loop {
