@@ -142,9 +142,10 @@ fn fresh_start(address: SocketAddr) -> (u16, Duration) {
     (status, began.elapsed())
 }
 
-/// Any character a terminal acts on: C0 controls but the newline, DEL, and C1 controls.
+/// Any character a terminal acts on or a reader cannot see, but the newline: controls (C0, DEL,
+/// C1), bidi controls, zero-width characters.
 fn acts_on_a_terminal(c: char) -> bool {
-    (c.is_control() && c != '\n') || ('\u{80}'..='\u{9f}').contains(&c)
+    c != '\n' && tool_conformance::json::inert::is_hidden(c)
 }
 
 /// A standing.json of a real run of a few cases against the reference.
@@ -163,7 +164,7 @@ fn write_json(path: &Path, value: &Value) {
 
 /// A string that rewrites a terminal: a window title (OSC), a cleared line, a carriage return
 /// and a newline that forge a line of output.
-const FORGERY: &str = "x\u{1b}]0;owned\u{7}\u{1b}[2K\r\n0 regressions, all clear\u{9b}31m";
+const FORGERY: &str = "x\u{1b}]0;owned\u{7}\u{1b}[2K\r\n0 regressions, all clear\u{9b}31m\u{202e}";
 
 // ---------------------------------------------------------------------------------------------
 // serve --http: no client can kill or starve it
@@ -479,14 +480,30 @@ fn readme_prints_no_terminal_control_from_a_standing_file() {
 }
 
 #[test]
-fn an_error_message_prints_no_terminal_control_from_a_file() {
+fn an_error_message_prints_no_terminal_control_from_a_file_or_its_name() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("expected.yaml");
+    let file = dir.path().join(format!("expected{FORGERY}.yaml"));
     std::fs::write(&file, format!("- case: RT-TOOL-8/keys/x\n  reason: r\n  \"{FORGERY}\": 1\n")).expect("write");
     let output = tool(&["run", "--case", "RT-TOOL-8/keys/*", "--expected-failures", file.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = text(&output.stderr);
+    assert!(stderr.contains("owned"), "{stderr}");
     assert!(!stderr.chars().any(acts_on_a_terminal), "{stderr:?}");
+}
+
+#[test]
+fn fuzz_prints_no_terminal_control_from_an_implementation() {
+    // The reference behind a filter that puts the forgery into every answer's strings, and on
+    // stderr.
+    let script = format!(
+        "'{BIN}' serve --stdio | sed -u 's/\\(\"[a-z_]*\":\"\\)/\\1\\\\u001b]0;owned\\\\u0007\\\\u202e/g'; \
+         printf '\\033]0;owned\\007\\342\\200\\256\\n' >&2"
+    );
+    let adapter = format!("sh -c {}", shell_quote(&script));
+    let output = tool(&["fuzz", "--seed", "1", "--cases", "30", "--stdio", &adapter]);
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("u{1B}]0;owned") || stdout.contains("u001b]0;owned"), "{stdout}");
+    assert!(!stdout.chars().any(acts_on_a_terminal), "{stdout:?}");
 }
 
 // ---------------------------------------------------------------------------------------------
