@@ -29,8 +29,9 @@ use std::path::Path;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-/// The largest YAML source read (a case, rule, expected-failures or about file), in bytes.
-pub const MAX_SOURCE_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest YAML source read (a case, rule, expected-failures or about file), in bytes: over
+/// twenty times the largest case file of the corpus, and room for some 25,000 expected failures.
+pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
 
 /// How deep nodes may nest (sequences and mappings, block or flow), the document being depth 1.
 pub const MAX_DEPTH: usize = 128;
