@@ -546,17 +546,8 @@ fn an_adapter_behind_sh_c_that_forks_leaves_no_process_after_the_run() {
 fn the_reason_says_the_adapter_exited_when_a_process_it_started_holds_its_stdout() {
     let marker = format!("{}.{}", 200 + std::process::id() % 100, std::process::id());
     let adapter = format!("sh -c 'sleep {marker} & exit 3'");
-    let output = tool(&[
-        "run",
-        "--case",
-        "RT-TOOL-8/keys/*",
-        "--restarts",
-        "0",
-        "--start-timeout",
-        "1s",
-        "--stdio",
-        &adapter,
-    ]);
+    let output =
+        tool(&["run", "--case", "RT-TOOL-8/keys/*", "--restarts", "0", "--start-timeout", "1s", "--stdio", &adapter]);
     let printed = text(&output.stdout) + &text(&output.stderr);
     let left = left_running(&format!("sleep\0{marker}\0"));
     assert!(printed.contains("exited (exit status: 3"), "{printed}");
@@ -655,7 +646,8 @@ fn a_gzip_answer_is_named_by_its_content_encoding() {
             let _ = stream.write_all(&GZIP);
         }
     });
-    let output = tool(&["run", "--case", "RT-TOOL-8/keys/*", "--restarts", "0", "--http", &format!("http://{address}/")]);
+    let output =
+        tool(&["run", "--case", "RT-TOOL-8/keys/*", "--restarts", "0", "--http", &format!("http://{address}/")]);
     let printed = text(&output.stdout) + &text(&output.stderr);
     assert!(printed.contains("Content-Encoding: gzip"), "{printed}");
     assert!(!printed.contains("not UTF-8"), "{printed}");

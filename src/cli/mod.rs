@@ -9,10 +9,10 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use progress::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::run::jobs;
-use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::serve::{self, Server};
 use tool_conformance::standing::expectations::ExpectedFailures;
 use tool_conformance::standing::regression::{self, Snapshot};
@@ -491,7 +491,10 @@ fn readme(args: &ReadmeArgs) -> Result<u8> {
 
 fn table(args: &TableArgs) -> Result<u8> {
     let standings = tool_conformance::report::table::load_all(&args.dir)?;
-    outln!("{}", multi_line(tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end()));
+    outln!(
+        "{}",
+        multi_line(tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end())
+    );
     let unexplained: Vec<String> = standings
         .iter()
         .flat_map(|s| s.unexplained().into_iter().map(move |f| one_line(&format!("{}: {}", s.folder, f.case))))

@@ -88,7 +88,8 @@ pub struct Document {
 impl Document {
     /// Parses `text`, converting it to JSON.
     pub fn parse(text: &str) -> Result<Document, YamlProblem> {
-        let mut builder = Builder { budget: MIN_NODES.max(text.len().saturating_mul(MAX_EXPANSION)), ..Builder::default() };
+        let mut builder =
+            Builder { budget: MIN_NODES.max(text.len().saturating_mul(MAX_EXPANSION)), ..Builder::default() };
         let mut parser = Parser::new_from_str(text);
         // Events one at a time, so that reading stops at the first problem (a document nested
         // too deep or expanding too far is never read to its end).

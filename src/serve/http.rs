@@ -385,9 +385,9 @@ fn parse_head(bytes: &[u8], max_head: usize, max_body: usize) -> Result<Option<(
         return Err(refuse(413, format!("the body is longer than {max_body} bytes")));
     }
     let has_token = |name: &str, token: &str| {
-        values(name).iter().any(|v| {
-            std::str::from_utf8(v).unwrap_or("").split(',').any(|t| t.trim().eq_ignore_ascii_case(token))
-        })
+        values(name)
+            .iter()
+            .any(|v| std::str::from_utf8(v).unwrap_or("").split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
     };
     let keep_alive = if request.version == Some(0) {
         has_token("Connection", "keep-alive")
