@@ -9,6 +9,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use progress::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::run::jobs;
@@ -155,7 +156,7 @@ fn fuzz(args: &FuzzArgs) -> Result<u8> {
         ))
     });
     progress.finish();
-    out!("{}", tool_conformance::report::fuzz::render(&report));
+    out!("{}", multi_line(&tool_conformance::report::fuzz::render(&report)));
     Ok(if report.required.is_empty() && !report.gave_up { exit::CONFORMS } else { exit::NONCONFORMING })
 }
 
@@ -329,7 +330,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", multi_line(&format!("{error:#}")));
             ExitCode::from(exit::USAGE)
         }
     }
@@ -451,16 +452,19 @@ fn readme(args: &ReadmeArgs) -> Result<u8> {
     };
     let inputs = readme::Inputs::load(&args.dir, &adapter_dir, &link)?;
     let corpus = Corpus::embedded()?;
-    out!("{}", readme::render(&inputs, &corpus));
+    out!("{}", multi_line(&readme::render(&inputs, &corpus)));
     Ok(exit::CONFORMS)
 }
 
 fn table(args: &TableArgs) -> Result<u8> {
     let standings = tool_conformance::report::table::load_all(&args.dir)?;
-    outln!("{}", tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end());
+    outln!(
+        "{}",
+        multi_line(tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end())
+    );
     let unexplained: Vec<String> = standings
         .iter()
-        .flat_map(|s| s.unexplained().into_iter().map(move |f| format!("{}: {}", s.folder, f.case)))
+        .flat_map(|s| s.unexplained().into_iter().map(move |f| one_line(&format!("{}: {}", s.folder, f.case))))
         .collect();
     if unexplained.is_empty() {
         return Ok(exit::CONFORMS);
@@ -588,6 +592,10 @@ struct ServeArgs {
     /// left out. Port 0 picks a free port. The URL is printed on stdout.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     http: Option<String>,
+    /// Serve --http on an address that is not loopback. The server has no authentication:
+    /// anyone who can reach the address can use it.
+    #[arg(long, requires = "http")]
+    allow_remote: bool,
 }
 
 fn serve(args: &ServeArgs) -> Result<u8> {
@@ -603,6 +611,12 @@ fn serve(args: &ServeArgs) -> Result<u8> {
         return Ok(exit::CONFORMS);
     };
     let address = serve::http::bind_address(address)?;
+    if !address.ip().is_loopback() && !args.allow_remote {
+        anyhow::bail!(
+            "{address} is not a loopback address, and the server has no authentication: give --allow-remote \
+             to serve anyone who can reach it"
+        );
+    }
     let options = serve::http::HttpOptions::default();
     let listener = serve::http::listen(address, &options).with_context(|| format!("binding {address}"))?;
     let local = listener.local_addr()?;

@@ -86,6 +86,13 @@ pub enum CorpusErrorKind {
     /// The file is not where case files go.
     #[error("case files live at cases/<RULE>/<topic>.yaml, beside their rule's cases/<RULE>/rule.yaml: {0}")]
     Placement(String),
+    /// A case file whose name cannot be a case id's topic.
+    #[error(
+        "{0:?} cannot name a topic: a case id is <RULE>/<topic>/<name>, and a topic (the file's name without \
+         .yaml) has no whitespace or control characters, so that every id can be written back in an \
+         expected-failures file; rename the file"
+    )]
+    TopicName(String),
     /// An added file at a path the corpus it is added to already has.
     #[error("{} is already in the corpus: an added file may not replace one (give it another name)", .0.display())]
     AlreadyThere(PathBuf),
@@ -172,7 +179,7 @@ pub fn read_dir(root: &Path) -> Result<Vec<(PathBuf, String)>, CorpusErrors> {
             continue;
         }
         let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-        match std::fs::read_to_string(path) {
+        match crate::corpus::yaml::read_capped(path, crate::corpus::yaml::MAX_SOURCE_BYTES) {
             Ok(text) => files.push((relative, text)),
             Err(error) => {
                 errors.push(error_at(relative, Position::default(), CorpusErrorKind::Read(error.to_string())))
@@ -421,6 +428,9 @@ fn load_case_file(
         }
         _ => return Err(here(Position { line: 1, column: 1 }, CorpusErrorKind::Placement(path.display().to_string()))),
     };
+    if topic.is_empty() || topic.chars().any(|c| c.is_whitespace() || crate::json::inert::is_hidden(c)) {
+        return Err(here(Position { line: 1, column: 1 }, CorpusErrorKind::TopicName(topic)));
+    }
     let document = parse(path, text, &schemas().case, "schemas/case.schema.json")?;
     let parsed: CaseFile = read_narrowed(path, &document, &case_file_parts(&document))?;
     let rule_id = rule.id.clone();

@@ -160,6 +160,17 @@ impl Channel for HttpChannel {
             self.agent = None;
             return Err(ChannelError::Status { status, body: String::from_utf8_lossy(&start).into_owned() });
         }
+        // The body is read as it comes (the request asks for no encoding, and none is decoded):
+        // an encoded one is named for what it is rather than read as text that is not UTF-8.
+        if let Some(encoding) = response.headers().get("content-encoding") {
+            let encoding = encoding.to_str().unwrap_or("(not text)").trim().to_string();
+            if !encoding.eq_ignore_ascii_case("identity") && !encoding.is_empty() {
+                self.agent = None;
+                return Err(ChannelError::Io(format!(
+                    "the response body is encoded (Content-Encoding: {encoding}); send it unencoded"
+                )));
+            }
+        }
         let declared = response.body().content_length();
         if declared.is_some_and(|length| length > max_body as u64) {
             // Not read at all: the connection is not kept.

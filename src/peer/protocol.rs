@@ -372,6 +372,35 @@ pub fn parse_answer(text: &str) -> serde_json::Result<Value> {
     }
 }
 
+/// The first key that an answer's JSON object (its top level) has twice, if any. A JSON reader
+/// keeps either one of the two (this one keeps the last), so an answer with `seq` or
+/// `arguments` twice says two things at once.
+pub fn repeated_key(text: &str) -> Option<String> {
+    struct Keys;
+    impl<'de> serde::de::Visitor<'de> for Keys {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
+            // Read to the end: a map left half read is an error.
+            let (mut seen, mut repeated) = (std::collections::HashSet::new(), None);
+            while let Some(key) = map.next_key::<String>()? {
+                if seen.contains(&key) {
+                    repeated.get_or_insert(key);
+                } else {
+                    seen.insert(key);
+                }
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(repeated)
+        }
+    }
+    let text = with_stand_ins(text);
+    let mut deserializer = serde_json::Deserializer::from_str(&text);
+    serde::Deserializer::deserialize_map(&mut deserializer, Keys).ok().flatten()
+}
+
 /// `text` with each lone surrogate escape replaced by its stand-in character (written as itself,
 /// which a JSON string may hold). Text with no `\u` escape of a surrogate is returned as it is,
 /// without being copied (an escaped backslash followed by `ud800` included). A backslash outside a string is left for the JSON parser to refuse.

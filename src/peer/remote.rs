@@ -256,6 +256,10 @@ impl<C: Channel> Remote<C> {
         if !value.is_object() {
             return Err(trouble(format!("the {command} response is JSON but not an object"), quoted(), stream));
         }
+        if let Some(key) = protocol::repeated_key(text) {
+            let what = format!("the {command} response has the key {key:?} twice (a reader may keep either)");
+            return Err(trouble(what, quoted(), stream));
+        }
         match protocol::seq_of(&value) {
             Ok(Some(got)) if got == seq => {}
             Ok(Some(got)) => {

@@ -9,7 +9,10 @@
 //! timeout and nothing more. Stdout lines are read up to a cap (a longer line is reported as soon
 //! as the cap is passed, and never held whole). One thread per process drains stderr into a ring
 //! of its last lines, off the request path, so a flood of log output costs no memory and never
-//! stalls the process. A process that is ended is killed, and never waited on without bound.
+//! stalls the process. The process is started in a process group of its own, and ending it
+//! kills the whole group, so nothing it started (a shell's children, a server it forked) outlives
+//! it; a process that is ended is never waited on without bound. When the process started has
+//! exited but one it started still holds its stdout open, the reason says that it exited.
 //! Error reasons quote only the stderr lines written since the current case began
 //! ([`Channel::mark_case`]), so what they show does not depend on which cases the process ran
 //! before.
@@ -22,6 +25,7 @@ use rustix::fs::OFlags;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::os::fd::AsFd;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -254,24 +258,22 @@ impl Channel for StdioChannel {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()
             .map_err(|e| ChannelError::Unreachable(format!("could not run {:?}: {e}", self.command.program())))?;
         let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
-            let _ = child.kill();
-            let _ = child.wait();
+            end(&mut child);
             return Err(ChannelError::Unreachable("the process's pipes could not be set up".into()));
         };
         if let Err(e) = non_blocking(&stdin).and_then(|()| non_blocking(&stdout)) {
-            let _ = child.kill();
-            let _ = child.wait();
+            end(&mut child);
             return Err(ChannelError::Unreachable(format!("the process's pipes could not be made non-blocking: {e}")));
         }
         let ring = Arc::clone(&self.stderr);
         let spawned = std::thread::Builder::new().name("stdio-stderr".into()).spawn(move || ring.drain(stderr));
         if let Err(e) = spawned {
-            let _ = child.kill();
-            let _ = child.wait();
+            end(&mut child);
             return Err(ChannelError::Unreachable(format!("could not start a reader thread: {e}")));
         }
         self.process = Some(Process {
@@ -305,6 +307,12 @@ impl Channel for StdioChannel {
                 break line;
             }
             if !process.wait(deadline)? {
+                // A process that exited while one it started holds stdout open did not time out.
+                if let Ok(Some(status)) = process.child.try_wait() {
+                    return Err(ChannelError::Exited(format!(
+                        "{status}; a process it started still holds its stdout open"
+                    )));
+                }
                 return Err(ChannelError::Timeout(timeout));
             }
             process.write_some();
@@ -321,8 +329,7 @@ impl Channel for StdioChannel {
     fn close(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.stdin = None;
-            let _ = process.child.kill();
-            let _ = process.child.wait();
+            end(&mut process.child);
             self.stderr.wait_for_end(STDERR_SETTLE);
         }
     }
@@ -369,6 +376,17 @@ impl Channel for StdioChannel {
     fn describe(&self) -> String {
         format!("`{}` (over stdio)", self.command.as_str())
     }
+}
+
+/// Kills `child`'s process group (it leads one: see [`Channel::open`]), so that whatever it
+/// started goes with it, then reaps `child`. (Linux does not reuse a process id while a
+/// process group of that id has members, so the group is the one `child` led even when `child`
+/// itself was reaped first.)
+fn end(child: &mut Child) {
+    let group = rustix::process::Pid::from_child(child);
+    let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 impl Drop for StdioChannel {

@@ -2,12 +2,16 @@
 //! progressions, other changes, and new and gone cases, with statuses and verdicts in words.
 
 use crate::case::Level;
+use crate::json::inert::one_line;
 use crate::standing::regression::{Change, Comparison};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The comparison as terminal text; with `colored`, regressions in red and progressions in
 /// green.
+///
+/// Every string from the two files is written as [`one_line`] writes it, so that no file can
+/// move the cursor, retitle the terminal or forge a line of the comparison.
 pub fn render(comparison: &Comparison, colored: bool) -> String {
     let paint = |style: anstyle::Style, text: &str| {
         if colored { format!("{style}{text}{style:#}") } else { text.to_string() }
@@ -16,6 +20,7 @@ pub fn render(comparison: &Comparison, colored: bool) -> String {
     let green = anstyle::AnsiColor::Green.on_default().bold();
     let mut out = String::new();
     for (what, old, new) in &comparison.header {
+        let (old, new) = (one_line(old), one_line(new));
         if old == new {
             let _ = writeln!(out, "{what}: {old}");
         } else {
@@ -23,15 +28,17 @@ pub fn render(comparison: &Comparison, colored: bool) -> String {
         }
     }
     if !comparison.corpus_files_changed.is_empty() {
-        let _ = writeln!(out, "corpus files that differ: {}", comparison.corpus_files_changed.join(", "));
+        let files: Vec<String> = comparison.corpus_files_changed.iter().map(|f| one_line(f)).collect();
+        let _ = writeln!(out, "corpus files that differ: {}", files.join(", "));
     }
     let mut section = |title: &str, changes: &[Change], style: Option<anstyle::Style>| {
         let n = changes.len();
         let heading = format!("{n} {title}{}", if n == 1 { "" } else { "s" });
         let _ = writeln!(out, "\n{}:", style.map(|s| paint(s, &heading)).unwrap_or(heading.clone()));
         for change in changes {
-            let _ =
-                writeln!(out, "  {} ({}): {} -> {}", change.id, change.level, words(&change.from), words(&change.to));
+            let [id, level, from, to] =
+                [&change.id, &change.level, &words(&change.from), &words(&change.to)].map(|s| one_line(s));
+            let _ = writeln!(out, "  {id} ({level}): {from} -> {to}");
         }
     };
     section("regression", &comparison.regressions, (!comparison.regressions.is_empty()).then_some(red));
@@ -45,7 +52,7 @@ pub fn render(comparison: &Comparison, colored: bool) -> String {
         }
         let mut by_status: BTreeMap<String, usize> = BTreeMap::new();
         for case in cases.iter() {
-            *by_status.entry(words(case.status.as_str())).or_default() += 1;
+            *by_status.entry(one_line(&words(case.status.as_str()))).or_default() += 1;
         }
         let counts: Vec<String> = by_status.iter().map(|(status, n)| format!("{n} {status}")).collect();
         let n = cases.len();
@@ -53,10 +60,10 @@ pub fn render(comparison: &Comparison, colored: bool) -> String {
         for case in cases.iter() {
             let status = words(case.status.as_str());
             let shown = match &case.behaviour {
-                Some(behaviour) => format!("{status} ({behaviour})"),
+                Some(behaviour) => format!("{status} ({})", one_line(behaviour)),
                 None => status,
             };
-            let _ = writeln!(out, "  {} ({}): {shown}", case.id, case.level.map_or("", Level::as_str));
+            let _ = writeln!(out, "  {} ({}): {shown}", one_line(&case.id), case.level.map_or("", Level::as_str));
         }
     }
     out

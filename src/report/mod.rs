@@ -194,9 +194,20 @@ impl Report {
     }
 }
 
+/// Writes `contents` to a new file beside `path` and renames it to `path`. Neither step follows
+/// a symbolic link: whatever lies at the temporary name is removed first (a link is removed, not
+/// what it points to), the file is created only if nothing is there (`O_EXCL`, which never
+/// follows a link), and a rename replaces a link at `path` rather than writing through it.
 fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
     let partial = path.with_extension("partial");
-    std::fs::write(&partial, contents)?;
+    match std::fs::remove_file(&partial) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&partial)?;
+    file.write_all(contents.as_bytes())?;
+    drop(file);
     std::fs::rename(&partial, path)
 }
 

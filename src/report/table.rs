@@ -96,7 +96,8 @@ impl Published {
     pub fn load(folder: &Path) -> Result<Published, TableError> {
         let path = folder.join("standing.json");
         let error = |message: String| TableError { path: path.clone(), message };
-        let text = std::fs::read_to_string(&path).map_err(|e| error(format!("cannot read: {e}")))?;
+        let text = crate::corpus::yaml::read_capped(&path, crate::standing::file::MAX_STANDING_BYTES)
+            .map_err(|e| error(format!("cannot read: {e}")))?;
         let value: Value = crate::json::from_str(&text).map_err(|e| error(format!("not JSON: {e}")))?;
         let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let mut published = Published::from_json(&name, &value).map_err(|kind| error(kind.to_string()))?;
@@ -230,7 +231,7 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
     for s in standings {
-        let link = format!("[{}]({}/README.md)", escape(&s.folder), s.folder);
+        let link = readme_link(&s.folder);
         let transports = if s.transports.is_empty() { "none".to_string() } else { s.transports.join(", ") };
         for rule in &s.rules {
             let _ = writeln!(
@@ -280,7 +281,7 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
              compare within a row more than across rows).\n\n| standing | time to a standing |\n|---|---|"
         );
         for s in standings {
-            let link = format!("[{}]({}/README.md)", escape(&s.folder), s.folder);
+            let link = readme_link(&s.folder);
             let _ = writeln!(out, "| {link} | {} |", crate::report::figures::timing(s.timing.as_ref()));
         }
     }
@@ -292,6 +293,21 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
         );
     }
     out
+}
+
+/// A link to `folder/README.md`: the folder's name escaped as text, and percent-encoded in the
+/// destination (every byte but ASCII letters, digits and `-._~`), so that no folder name can
+/// end the link, split the table's row or open an HTML tag.
+fn readme_link(folder: &str) -> String {
+    let mut destination = String::with_capacity(folder.len());
+    for byte in folder.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            destination.push(char::from(byte));
+        } else {
+            let _ = write!(destination, "%{byte:02X}");
+        }
+    }
+    format!("[{}]({destination}/README.md)", escape(folder))
 }
 
 /// What lies behind one implementation's failures and skips, as Markdown tables: the failing

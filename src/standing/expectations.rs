@@ -204,10 +204,8 @@ impl ExpectedFailures {
     /// # Ok::<(), tool_conformance::standing::expectations::ExpectationsError>(())
     /// ```
     pub fn load(path: &Path) -> Result<ExpectedFailures, ExpectationsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ExpectationsError {
-            path: path.to_path_buf(),
-            place: None,
-            message: format!("cannot read: {e}"),
+        let text = crate::corpus::yaml::read_capped(path, crate::corpus::yaml::MAX_SOURCE_BYTES).map_err(|e| {
+            ExpectationsError { path: path.to_path_buf(), place: None, message: format!("cannot read: {e}") }
         })?;
         ExpectedFailures::parse(path, &text)
     }

@@ -203,12 +203,15 @@ fn counts<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Counts, D
     Ok(counts)
 }
 
+/// The largest standing.json read back, in bytes (a published one is about a megabyte).
+pub const MAX_STANDING_BYTES: u64 = 64 * 1024 * 1024;
+
 impl StandingFile {
     /// Reads the standing.json at `path`.
     pub fn load(path: &Path) -> Result<StandingFile, StandingFileError> {
         let error = |kind| StandingFileError { path: path.to_path_buf(), kind };
-        let text =
-            std::fs::read_to_string(path).map_err(|e| error(StandingFileErrorKind::Unreadable(e.to_string())))?;
+        let text = crate::corpus::yaml::read_capped(path, MAX_STANDING_BYTES)
+            .map_err(|e| error(StandingFileErrorKind::Unreadable(e.to_string())))?;
         StandingFile::parse(&text).map_err(error)
     }
 
