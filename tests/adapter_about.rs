@@ -2,7 +2,8 @@
 //! adapter contract"): each `examples/adapters/<name>/` installed from a registry
 //! (`install=venv` or `install=npm` in its adapter.conf) has an `about.yaml` that
 //! `schemas/about.schema.json` accepts, naming a reproduction template that exists and holds the
-//! placeholders, and pinning the version its requirements.txt or package.json pins.
+//! placeholders, and pinning the version its requirements.txt or package.json pins; no two rows
+//! of one package give the same path.
 
 use std::path::{Path, PathBuf};
 use tool_conformance::report::about::{ABOUT_FILE, About};
@@ -83,21 +84,41 @@ fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
             None => problems.push(format!("{name}: the pins do not name {} ({})", about.package, about.registry)),
         }
     }
+    // Two rows of one package are told apart by their path in the table of standings.
+    let mut seen: std::collections::BTreeMap<(String, String), String> = Default::default();
+    for dir in adapters() {
+        let Ok(about) = About::load(&dir) else { continue };
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(other) = seen.insert((about.package.clone(), about.path.clone()), name.clone()) {
+            problems.push(format!("{other} and {name} both measure {} with the path {:?}", about.package, about.path));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(checked >= 3, "only {checked} about.yaml files were checked");
 }
 
 #[test]
 fn the_schema_refuses_what_the_contract_forbids() {
-    let good = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\napi: add_tool\n\
-                choices: [One choice.]\nrepro: repro.py\n";
-    assert!(About::parse(Path::new("about.yaml"), good).is_ok());
+    let good = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\npath: function signature\n\
+                api: add_tool\nchoices: [One choice.]\nrepro: repro.py\n";
+    let parsed = About::parse(Path::new("about.yaml"), good).expect("the good one parses");
+    assert_eq!((parsed.path.as_str(), parsed.pinned_behind), ("function signature", None));
+    let behind = good.replace("api:", "pinned_behind: mcp 3.0.0 needs Python 3.12\napi:");
+    let parsed = About::parse(Path::new("about.yaml"), &behind).expect("a row pinned behind parses");
+    assert_eq!(parsed.pinned_behind.as_deref(), Some("mcp 3.0.0 needs Python 3.12"));
     for bad in [
         good.replace("choices: [One choice.]", "choices: []"),
         good.replace("choices: [One choice.]", "choices: One choice."),
         good.replace("repro: repro.py", "repro: /tmp/repro.py"),
-        good.replace("registry: pypi", "registry: crates"),
+        good.replace("registry: pypi", "registry: conda"),
         good.replace("package: mcp\n", ""),
+        // The path is what tells two rows of one package apart in the table: required, one
+        // short line.
+        good.replace("path: function signature\n", ""),
+        good.replace("path: function signature", "path: ''"),
+        good.replace("path: function signature", &format!("path: {}", "word ".repeat(20))),
+        good.replace("path: function signature", "path: \"two\\nlines\""),
+        behind.replace("mcp 3.0.0 needs Python 3.12", "''"),
     ] {
         assert!(About::parse(Path::new("about.yaml"), &bad).is_err(), "accepted:\n{bad}");
     }

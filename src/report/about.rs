@@ -30,10 +30,15 @@ pub struct About {
     pub package: String,
     /// Its exact pinned version.
     pub version: String,
-    /// `pypi` or `npm`.
+    /// `pypi`, `npm` or `crates`.
     pub registry: String,
-    /// The language of the reproduction template: `python`, `javascript` or `typescript`.
+    /// The language of the reproduction template: `python`, `javascript`, `typescript` or `rust`.
     pub language: String,
+    /// Which of the package's paths the row measures, in a few words (shown in the table).
+    pub path: String,
+    /// The package's newest major release and why the row is pinned behind it, when it is.
+    #[serde(default)]
+    pub pinned_behind: Option<String>,
     /// The API path measured, one line.
     pub api: String,
     /// Each choice of the adapter that shapes the numbers, one sentence each.
