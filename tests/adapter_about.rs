@@ -1,8 +1,9 @@
 //! Every framework adapter says what its standing measures (docs/protocol.md, "The framework
 //! adapter contract"): each `examples/adapters/<name>/` installed from a registry
-//! (`install=venv` or `install=npm` in its adapter.conf) has an `about.yaml` that
+//! (`install=venv`, `install=npm` or `install=cargo` in its adapter.conf) has an `about.yaml` that
 //! `schemas/about.schema.json` accepts, naming a reproduction template that exists and holds the
-//! placeholders, and pinning the version its requirements.txt or package.json pins; no two rows
+//! placeholders, and pinning the version its requirements.txt, package.json or crate's Cargo.toml
+//! pins; no two rows
 //! of one package give the same path.
 
 use std::path::{Path, PathBuf};
@@ -46,6 +47,19 @@ fn pinned(dir: &Path, about: &About) -> Option<String> {
             let json: tool_conformance::json::Value = tool_conformance::json::from_str(&text).ok()?;
             json["dependencies"][&about.package].as_str().map(str::to_string)
         }
+        "crates" => {
+            // The crate named by adapter.conf's `crate=` (from the repository root) pins it as
+            // `name = { version = "=X", ... }` or `name = "=X"`.
+            let conf = std::fs::read_to_string(dir.join("adapter.conf")).ok()?;
+            let folder = conf.lines().find_map(|l| l.trim().strip_prefix("crate="))?.trim_matches(['\'', '"']);
+            let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(folder).join("Cargo.toml");
+            let text = std::fs::read_to_string(manifest).ok()?;
+            text.lines().find_map(|line| {
+                let rest = line.trim().strip_prefix(&about.package)?.trim_start().strip_prefix('=')?;
+                let start = rest.find("\"=")? + 2;
+                rest[start..].split('"').next().map(str::to_string)
+            })
+        }
         _ => None,
     }
 }
@@ -58,7 +72,7 @@ fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let kind = install(&dir);
         if !dir.join(ABOUT_FILE).is_file() {
-            if kind == "venv" || kind == "npm" {
+            if kind == "venv" || kind == "npm" || kind == "cargo" {
                 problems.push(format!("{name}: install={kind} but no {ABOUT_FILE}"));
             }
             continue;
