@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use tool_conformance::report::about::{ABOUT_FILE, About};
+use tool_conformance::report::markdown::escape;
 
 fn adapters() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/adapters");
@@ -158,4 +159,32 @@ fn every_tool_name_in_the_corpus_can_sit_between_quotes() {
         }
     }
     assert!(odd.is_empty(), "tool names a template cannot quote as they are:\n{}", odd.join("\n"));
+}
+
+/// A row pinned behind its package's newest major release says so, with the reason, on its
+/// published page (reports/<name>/README.md, which `tool-conformance readme` writes and
+/// tests/published_standing.rs keeps current), and every row's path is on the table of standings.
+#[test]
+fn a_row_pinned_behind_says_so_on_its_page_and_every_path_is_in_the_table() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let table = std::fs::read_to_string(root.join("reports/README.md")).expect("reports/README.md");
+    let mut behind = 0;
+    for dir in adapters() {
+        let Ok(about) = About::load(&dir) else { continue };
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(page) = std::fs::read_to_string(root.join("reports").join(&name).join("README.md")) else { continue };
+        assert!(
+            table.contains(&format!("({})", escape(&about.path))),
+            "reports/README.md does not give {name}'s path {:?}",
+            about.path
+        );
+        if let Some(reason) = &about.pinned_behind {
+            behind += 1;
+            assert!(
+                page.contains(&format!("| **pinned behind the newest major release** | {} |", escape(reason))),
+                "reports/{name}/README.md does not say why it is pinned behind"
+            );
+        }
+    }
+    assert!(behind >= 1, "no row says it is pinned behind a newer major release");
 }

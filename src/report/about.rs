@@ -179,7 +179,7 @@ mod tests {
         About::parse(Path::new("about.yaml"), text)
     }
 
-    const GOOD: &str = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\n\
+    const GOOD: &str = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\npath: function signature\n\
         api: \"`MCPServer.add_tool`\"\nchoices:\n  - An enum is a Literal.\nrepro: repro.py\n";
 
     #[test]
@@ -193,7 +193,8 @@ mod tests {
             ("repro: repro.py", "repro: ../repro.py", "/repro"),
             ("repro: repro.py\n", "repro: repro.py\nextra: 1\n", "extra"),
             ("api: \"`MCPServer.add_tool`\"", "api: \"two\\nlines\"", "/api"),
-            ("language: python", "language: rust", "/language"),
+            ("language: python", "language: go", "/language"),
+            ("path: function signature", "path: ''", "/path"),
         ] {
             let text = GOOD.replace(from, to);
             let error = about(&text).unwrap_err().to_string();

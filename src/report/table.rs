@@ -258,12 +258,8 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
             );
         }
         if s.rules.is_empty() {
-            let _ = writeln!(
-                out,
-                "| {link} | {} | {} | - | - | | | | | | |",
-                escape(&implementation),
-                escape(&transports)
-            );
+            let _ =
+                writeln!(out, "| {link} | {} | {} | - | - | | | | | | |", escape(&implementation), escape(&transports));
         }
     }
     let mut digests: Vec<(String, Vec<&str>)> = Vec::new();
@@ -444,7 +440,10 @@ mod tests {
         let mut zod = Published::from_json("ai-zod", &standing("ai", "fail", Some("x"))).unwrap();
         zod.path = Some("zod inputSchema | strict".into());
         let page = render("reports", &[zod]);
-        assert!(page.contains("| [ai-zod](ai-zod/README.md) | ai 1.0 (zod inputSchema \\| strict) | direct |"), "{page}");
+        assert!(
+            page.contains("| [ai-zod](ai-zod/README.md) | ai 1.0 (zod inputSchema \\| strict) | direct |"),
+            "{page}"
+        );
         // Loaded: reports/<name> is measured by examples/adapters/<name>, whose about.yaml says the path.
         let root = std::env::temp_dir().join(format!("table-path-{}", std::process::id()));
         let (report, adapter) = (root.join("reports/row"), root.join("examples/adapters/row"));

@@ -81,7 +81,12 @@ pub fn ok_result() -> CallToolResponse {
 }
 
 /// A raw tool: the JSON Schema as it is, and a handler that gets the arguments object.
-fn raw_route(name: &str, description: Option<&str>, schema: &Value, records: Records) -> Result<ToolRoute<Server>, String> {
+fn raw_route(
+    name: &str,
+    description: Option<&str>,
+    schema: &Value,
+    records: Records,
+) -> Result<ToolRoute<Server>, String> {
     // rmcp's Tool holds its input schema as a JSON object (`Arc<JsonObject>`): the boolean
     // schemas are given as the object schemas that say the same, `{}` and `{"not": {}}`.
     let schema = match schema {
@@ -94,7 +99,8 @@ fn raw_route(name: &str, description: Option<&str>, schema: &Value, records: Rec
             "rmcp's Tool holds its input schema as an Arc<JsonObject> (a JSON object; model/tool.rs, `pub input_schema: Arc<JsonObject>`), so the schema {schema} cannot be given to it"
         ));
     };
-    let tool = Tool::new_with_raw(name.to_string(), description.map(|d| d.to_string().into()), Arc::new(object.clone()));
+    let tool =
+        Tool::new_with_raw(name.to_string(), description.map(|d| d.to_string().into()), Arc::new(object.clone()));
     Ok(ToolRoute::new_dyn(tool, move |context: ToolCallContext<'_, Server>| {
         let records = records.clone();
         let received = context.arguments.clone().map(Value::Object).unwrap_or(Value::Null);
@@ -134,7 +140,9 @@ impl Wire {
             let line = self.lines.next_line().await.map_err(|e| e.to_string())?.ok_or("rmcp closed the stream")?;
             let Ok(value) = serde_json::from_str::<Value>(&line) else { continue };
             // A request rmcp cannot parse at all is answered with an error whose id is null.
-            if value.get("id") == Some(&json!(id)) || (value.get("id") == Some(&Value::Null) && value.get("error").is_some()) {
+            if value.get("id") == Some(&json!(id))
+                || (value.get("id") == Some(&Value::Null) && value.get("error").is_some())
+            {
                 return Ok(value);
             }
         }
@@ -176,7 +184,13 @@ impl Adapter {
         Ok(Adapter { mode, server, wire, records: HashMap::new(), refused: HashMap::new() })
     }
 
-    fn route(&self, name: &str, description: Option<&str>, schema: &Value, records: Records) -> Result<ToolRoute<Server>, Answer> {
+    fn route(
+        &self,
+        name: &str,
+        description: Option<&str>,
+        schema: &Value,
+        records: Records,
+    ) -> Result<ToolRoute<Server>, Answer> {
         match self.mode {
             Mode::Raw => raw_route(name, description, schema, records).map_err(Answer::Unsupported),
             Mode::Typed => typed::route(name, description, schema, records),
@@ -189,7 +203,8 @@ impl Adapter {
         self.refused.clear();
         for tool in tools {
             let name = tool["name"].as_str().ok_or_else(|| Answer::Error("a tool needs a name".into()))?.to_string();
-            let schema = tool.get("input_schema").ok_or_else(|| Answer::Error(format!("tool {name} has no input_schema")))?;
+            let schema =
+                tool.get("input_schema").ok_or_else(|| Answer::Error(format!("tool {name} has no input_schema")))?;
             if let Ok(path) = std::env::var("RMCP_ADAPTER_RECORD") {
                 // Every schema met, one canonical line each: how schemas.jsonl is made.
                 use std::io::Write as _;
@@ -243,11 +258,7 @@ impl Adapter {
             return Ok((calls, None));
         }
         let error = if let Some(error) = answer.get("error") {
-            let message = format!(
-                "MCP error {}: {}",
-                error["code"],
-                error["message"].as_str().unwrap_or_default()
-            );
+            let message = format!("MCP error {}: {}", error["code"], error["message"].as_str().unwrap_or_default());
             error_object(message)
         } else if answer["result"]["isError"] == json!(true) {
             let text: Vec<&str> = answer["result"]["content"]
@@ -279,7 +290,9 @@ impl Adapter {
                 let arguments = request.arguments.map(RawValue::get).unwrap_or("{}");
                 let (calls, error) = self.call(&name, arguments).await?;
                 Ok(match (calls.last(), error) {
-                    (Some(received), _) => json!({"outcome": "executed", "handler_calls": calls.len(), "received": received}),
+                    (Some(received), _) => {
+                        json!({"outcome": "executed", "handler_calls": calls.len(), "received": received})
+                    }
                     (None, Some(error)) => json!({"outcome": "rejected", "handler_calls": 0, "error": error}),
                     (None, None) => unreachable!("a call either ran or was refused"),
                 })
@@ -417,14 +430,19 @@ async fn serve(mode: Mode) {
             Ok(request) => {
                 let mut answer = match adapter.handle(&request).await {
                     Ok(Value::Object(map)) => map,
-                    Ok(other) => Map::from_iter([("error".to_string(), json!(format!("the adapter answered {other}")))]),
+                    Ok(other) => {
+                        Map::from_iter([("error".to_string(), json!(format!("the adapter answered {other}")))])
+                    }
                     Err(Answer::Unsupported(why)) => Map::from_iter([("unsupported".to_string(), json!(why))]),
                     Err(Answer::Error(why)) => Map::from_iter([("error".to_string(), json!(why))]),
                 };
                 answer.insert("seq".into(), request.seq.clone().unwrap_or(Value::Null));
                 (Value::Object(answer), request.cmd == "stop")
             }
-            Err(why) => (json!({"seq": serde_json::from_str::<Value>(&line).ok().and_then(|v| v.get("seq").cloned()), "error": format!("the request cannot be read: {why}")}), false),
+            Err(why) => (
+                json!({"seq": serde_json::from_str::<Value>(&line).ok().and_then(|v| v.get("seq").cloned()), "error": format!("the request cannot be read: {why}")}),
+                false,
+            ),
         };
         let mut text = response.to_string();
         text.push('\n');
@@ -470,7 +488,8 @@ mod tests {
 
     #[test]
     fn the_typed_path_refuses_a_missing_field_with_serdes_message_and_drops_unknown_names() {
-        let schema = corpus_schema(r#""subject":{"type":"string"},"to":{"type":"string"}},"required":["to","subject"]"#);
+        let schema =
+            corpus_schema(r#""subject":{"type":"string"},"to":{"type":"string"}},"required":["to","subject"]"#);
         let refused = call(Mode::Typed, schema.clone(), r#"{"subject": "x"}"#).unwrap_err();
         assert_eq!(refused, "failed to deserialize parameters: missing field `to`");
         assert_eq!(problems_in(&refused), vec![json!({"kind": "missing_required", "field": "to"})]);
@@ -480,7 +499,9 @@ mod tests {
 
     #[test]
     fn a_closed_root_is_deny_unknown_fields() {
-        let source = typegen::generate(&json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}));
+        let source = typegen::generate(
+            &json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}),
+        );
         assert!(source.contains("#[serde(deny_unknown_fields)]\npub struct Args"), "{source}");
     }
 

@@ -19,7 +19,8 @@ pub(crate) fn make<T>(name: &str, description: Option<&str>, records: Records) -
 where
     T: serde::de::DeserializeOwned + serde::Serialize + schemars::JsonSchema + Send + Sync + 'static,
 {
-    let schema = schema_for_input::<T>().map_err(|why| format!("rmcp refuses the input schema of Parameters<Args> (schema_for_input): {why}"))?;
+    let schema = schema_for_input::<T>()
+        .map_err(|why| format!("rmcp refuses the input schema of Parameters<Args> (schema_for_input): {why}"))?;
     let tool = Tool::new_with_raw(name.to_string(), description.map(|d| d.to_string().into()), schema);
     Ok(ToolRoute::new(tool, move |Parameters(args): Parameters<T>| {
         let records = records.clone();
@@ -35,7 +36,12 @@ pub fn source(schema: &Value) -> Option<&'static str> {
     generated::route_for(&typegen::canonical(schema), "", None, Records::default()).map(|(_, source)| source)
 }
 
-pub(crate) fn route(name: &str, description: Option<&str>, schema: &Value, records: Records) -> Result<ToolRoute<Server>, Answer> {
+pub(crate) fn route(
+    name: &str,
+    description: Option<&str>,
+    schema: &Value,
+    records: Records,
+) -> Result<ToolRoute<Server>, Answer> {
     match generated::route_for(&typegen::canonical(schema), name, description, records) {
         Some((Ok(route), _)) => Ok(route),
         Some((Err(why), _)) => Err(Answer::Unsupported(why)),

@@ -52,15 +52,15 @@ struct Writer {
     items: Vec<String>,
     names: BTreeSet<String>,
     /// References being written (a reference met again inside itself is `Value`).
-    refs: Vec<(String, String)>,
+    refs: Vec<String>,
 }
 
 const DERIVE: &str = "#[derive(Debug, Clone, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]";
 const KEYWORDS: &[&str] = &[
-    "as", "break", "const", "continue", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop",
-    "match", "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "trait", "true", "type", "unsafe", "use",
-    "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv",
-    "typeof", "unsized", "virtual", "yield", "try", "gen",
+    "as", "break", "const", "continue", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let",
+    "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
 
 fn is_identifier(name: &str) -> bool {
@@ -97,7 +97,8 @@ impl Writer {
                 cs.next().map(|c| c.to_ascii_uppercase().to_string() + cs.as_str()).unwrap_or_default()
             })
             .collect();
-        let base = if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) { format!("T{base}") } else { base };
+        let base =
+            if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) { format!("T{base}") } else { base };
         let mut name = base.clone();
         let mut n = 1;
         while !self.names.insert(name.clone()) {
@@ -120,7 +121,8 @@ impl Writer {
             let mut properties = map.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
             for key in ["anyOf", "oneOf", "allOf"] {
                 for branch in nearest.remove(key).and_then(|b| b.as_array().cloned()).unwrap_or_default() {
-                    for (name, sub) in branch.get("properties").and_then(Value::as_object).cloned().unwrap_or_default() {
+                    for (name, sub) in branch.get("properties").and_then(Value::as_object).cloned().unwrap_or_default()
+                    {
                         properties.entry(name).or_insert(sub);
                     }
                     for name in branch.get("required").and_then(Value::as_array).cloned().unwrap_or_default() {
@@ -159,11 +161,12 @@ impl Writer {
             return self.enumeration(std::slice::from_ref(value), hint);
         }
         for key in ["anyOf", "oneOf"] {
-            if let Some(branches) = map.get(key).and_then(Value::as_array) {
-                if map.get("type").is_none() && map.get("properties").is_none() {
-                    let branches = branches.clone();
-                    return self.union(&branches, hint);
-                }
+            if let Some(branches) = map.get(key).and_then(Value::as_array)
+                && map.get("type").is_none()
+                && map.get("properties").is_none()
+            {
+                let branches = branches.clone();
+                return self.union(&branches, hint);
             }
         }
         if let Some(Value::Array(types)) = map.get("type") {
@@ -208,7 +211,10 @@ impl Writer {
                 } else {
                     match map.get("additionalProperties") {
                         Some(extra @ Value::Object(_)) => {
-                            format!("std::collections::BTreeMap<String, {}>", self.ty(extra, &format!("{hint} value"), false))
+                            format!(
+                                "std::collections::BTreeMap<String, {}>",
+                                self.ty(extra, &format!("{hint} value"), false)
+                            )
                         }
                         _ => "serde_json::Map<String, serde_json::Value>".into(),
                     }
@@ -219,9 +225,8 @@ impl Writer {
     }
 
     fn reference(&mut self, reference: &str, hint: &str) -> String {
-        if let Some((_, name)) = self.refs.iter().find(|(r, _)| r == reference) {
+        if self.refs.iter().any(|r| r == reference) {
             // A reference inside itself: a recursive type, which this mapping leaves as Value.
-            let _ = name;
             return "serde_json::Value".into();
         }
         let Some(target) = reference.strip_prefix('#').and_then(|p| self.root.pointer(p)).cloned() else {
@@ -230,7 +235,7 @@ impl Writer {
         if target == self.root {
             return "serde_json::Value".into();
         }
-        self.refs.push((reference.to_string(), hint.to_string()));
+        self.refs.push(reference.to_string());
         let last = reference.rsplit('/').next().unwrap_or(hint).to_string();
         let ty = self.ty(&target, &last, false);
         self.refs.pop();
@@ -286,7 +291,11 @@ impl Writer {
         for (index, (property, sub)) in fields.iter().enumerate() {
             let ident = field_name(property, index);
             let ty = self.ty(sub, &format!("{name} {property}"), false);
-            let rename = if ident.trim_start_matches("r#") == property { String::new() } else { format!("rename = {}, ", literal(property)) };
+            let rename = if ident.trim_start_matches("r#") == property {
+                String::new()
+            } else {
+                format!("rename = {}, ", literal(property))
+            };
             if required.contains(property) {
                 if !rename.is_empty() {
                     let _ = writeln!(body, "    #[serde({})]", rename.trim_end_matches(", "));
@@ -302,11 +311,13 @@ impl Writer {
         match map.get("additionalProperties") {
             Some(Value::Bool(false)) => attributes.push_str("#[serde(deny_unknown_fields)]\n"),
             Some(Value::Bool(true)) => {
-                let _ = writeln!(body, "    #[serde(flatten)]\n    pub extra: serde_json::Map<String, serde_json::Value>,");
+                let _ =
+                    writeln!(body, "    #[serde(flatten)]\n    pub extra: serde_json::Map<String, serde_json::Value>,");
             }
             Some(extra @ Value::Object(_)) => {
                 let ty = self.ty(extra, &format!("{name} extra"), false);
-                let _ = writeln!(body, "    #[serde(flatten)]\n    pub extra: std::collections::BTreeMap<String, {ty}>,");
+                let _ =
+                    writeln!(body, "    #[serde(flatten)]\n    pub extra: std::collections::BTreeMap<String, {ty}>,");
             }
             _ => {}
         }
