@@ -1,11 +1,14 @@
 //! Every framework adapter says what its standing measures (docs/protocol.md, "The framework
 //! adapter contract"): each `examples/adapters/<name>/` installed from a registry
-//! (`install=venv` or `install=npm` in its adapter.conf) has an `about.yaml` that
+//! (`install=venv`, `install=npm` or `install=cargo` in its adapter.conf) has an `about.yaml` that
 //! `schemas/about.schema.json` accepts, naming a reproduction template that exists and holds the
-//! placeholders, and pinning the version its requirements.txt or package.json pins.
+//! placeholders, and pinning the version its requirements.txt, package.json or crate's Cargo.toml
+//! pins; no two rows
+//! of one package give the same path.
 
 use std::path::{Path, PathBuf};
 use tool_conformance::report::about::{ABOUT_FILE, About};
+use tool_conformance::report::markdown::escape;
 
 fn adapters() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/adapters");
@@ -45,6 +48,19 @@ fn pinned(dir: &Path, about: &About) -> Option<String> {
             let json: tool_conformance::Value = tool_conformance::json::from_str(&text).ok()?;
             json["dependencies"][&about.package].as_str().map(str::to_string)
         }
+        "crates" => {
+            // The crate named by adapter.conf's `crate=` (from the repository root) pins it as
+            // `name = { version = "=X", ... }` or `name = "=X"`.
+            let conf = std::fs::read_to_string(dir.join("adapter.conf")).ok()?;
+            let folder = conf.lines().find_map(|l| l.trim().strip_prefix("crate="))?.trim_matches(['\'', '"']);
+            let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(folder).join("Cargo.toml");
+            let text = std::fs::read_to_string(manifest).ok()?;
+            text.lines().find_map(|line| {
+                let rest = line.trim().strip_prefix(&about.package)?.trim_start().strip_prefix('=')?;
+                let start = rest.find("\"=")? + 2;
+                rest[start..].split('"').next().map(str::to_string)
+            })
+        }
         _ => None,
     }
 }
@@ -57,7 +73,7 @@ fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let kind = install(&dir);
         if !dir.join(ABOUT_FILE).is_file() {
-            if kind == "venv" || kind == "npm" {
+            if kind == "venv" || kind == "npm" || kind == "cargo" {
                 problems.push(format!("{name}: install={kind} but no {ABOUT_FILE}"));
             }
             continue;
@@ -83,21 +99,41 @@ fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
             None => problems.push(format!("{name}: the pins do not name {} ({})", about.package, about.registry)),
         }
     }
+    // Two rows of one package are told apart by their path in the table of standings.
+    let mut seen: std::collections::BTreeMap<(String, String), String> = Default::default();
+    for dir in adapters() {
+        let Ok(about) = About::load(&dir) else { continue };
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(other) = seen.insert((about.package.clone(), about.path.clone()), name.clone()) {
+            problems.push(format!("{other} and {name} both measure {} with the path {:?}", about.package, about.path));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(checked >= 3, "only {checked} about.yaml files were checked");
 }
 
 #[test]
 fn the_schema_refuses_what_the_contract_forbids() {
-    let good = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\napi: add_tool\n\
-                choices: [One choice.]\nrepro: repro.py\n";
-    assert!(About::parse(Path::new("about.yaml"), good).is_ok());
+    let good = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\npath: function signature\n\
+                api: add_tool\nchoices: [One choice.]\nrepro: repro.py\n";
+    let parsed = About::parse(Path::new("about.yaml"), good).expect("the good one parses");
+    assert_eq!((parsed.path.as_str(), parsed.pinned_behind), ("function signature", None));
+    let behind = good.replace("api:", "pinned_behind: mcp 3.0.0 needs Python 3.12\napi:");
+    let parsed = About::parse(Path::new("about.yaml"), &behind).expect("a row pinned behind parses");
+    assert_eq!(parsed.pinned_behind.as_deref(), Some("mcp 3.0.0 needs Python 3.12"));
     for bad in [
         good.replace("choices: [One choice.]", "choices: []"),
         good.replace("choices: [One choice.]", "choices: One choice."),
         good.replace("repro: repro.py", "repro: /tmp/repro.py"),
-        good.replace("registry: pypi", "registry: crates"),
+        good.replace("registry: pypi", "registry: conda"),
         good.replace("package: mcp\n", ""),
+        // The path is what tells two rows of one package apart in the table: required, one
+        // short line.
+        good.replace("path: function signature\n", ""),
+        good.replace("path: function signature", "path: ''"),
+        good.replace("path: function signature", &format!("path: {}", "word ".repeat(20))),
+        good.replace("path: function signature", "path: \"two\\nlines\""),
+        behind.replace("mcp 3.0.0 needs Python 3.12", "''"),
     ] {
         assert!(About::parse(Path::new("about.yaml"), &bad).is_err(), "accepted:\n{bad}");
     }
@@ -123,4 +159,32 @@ fn every_tool_name_in_the_corpus_can_sit_between_quotes() {
         }
     }
     assert!(odd.is_empty(), "tool names a template cannot quote as they are:\n{}", odd.join("\n"));
+}
+
+/// A row pinned behind its package's newest major release says so, with the reason, on its
+/// published page (reports/<name>/README.md, which `tool-conformance readme` writes and
+/// tests/published_standing.rs keeps current), and every row's path is on the table of standings.
+#[test]
+fn a_row_pinned_behind_says_so_on_its_page_and_every_path_is_in_the_table() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let table = std::fs::read_to_string(root.join("reports/README.md")).expect("reports/README.md");
+    let mut behind = 0;
+    for dir in adapters() {
+        let Ok(about) = About::load(&dir) else { continue };
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(page) = std::fs::read_to_string(root.join("reports").join(&name).join("README.md")) else { continue };
+        assert!(
+            table.contains(&format!("({})", escape(&about.path))),
+            "reports/README.md does not give {name}'s path {:?}",
+            about.path
+        );
+        if let Some(reason) = &about.pinned_behind {
+            behind += 1;
+            assert!(
+                page.contains(&format!("| **pinned behind the newest major release** | {} |", escape(reason))),
+                "reports/{name}/README.md does not say why it is pinned behind"
+            );
+        }
+    }
+    assert!(behind >= 1, "no row says it is pinned behind a newer major release");
 }

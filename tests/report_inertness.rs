@@ -487,6 +487,8 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
             version: injections[4].clone(),
             registry: "npm".into(),
             language: "python".into(),
+            path: injections[3].clone(),
+            pinned_behind: Some(injections[1].clone()),
             api: injections.join(" "),
             choices: injections.clone(),
             repro: "repro.py".into(),

@@ -9,7 +9,8 @@
 #
 # The adapters are the folders examples/adapters/<name>/ that hold an `adapter.conf`: bash
 # `key=value` lines, `install=venv` (python3 -m venv .venv; pip install -r requirements.txt, run
-# from the repository root), `install=npm` (npm ci from package-lock.json) or `install=none`, and
+# from the repository root), `install=npm` (npm ci from package-lock.json), `install=cargo` (cargo
+# build --locked of the crate named by `crate=`, a folder from the repository root) or `install=none`, and
 # `command='...'`, the --stdio command line run from the repository root, where {dir} stands for
 # the adapter folder. An environment already installed from the same pins is reused.
 #
@@ -62,7 +63,7 @@ done
 conf() {
   local file="examples/adapters/$1/adapter.conf"
   [ -f "$file" ] || return 1
-  (install='' command=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
+  (install='' command='' crate=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
 }
 
 # The harness: $TOOL_CONFORMANCE if set, else this checkout's debug build (which `cargo test`
@@ -97,7 +98,8 @@ install() {
       (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1 \
         && cp "$dir/package-lock.json" "$dir/node_modules/.installed-package-lock.json"
       ;;
-    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, none" >"$log"; return 1 ;;
+    cargo) cargo build --locked --quiet --manifest-path "$(conf "$1" crate)/Cargo.toml" >"$log" 2>&1 ;;
+    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, cargo, none" >"$log"; return 1 ;;
   esac
 }
 
@@ -152,6 +154,7 @@ reproductions() {
   case "$kind/$language" in
     venv/python) interpreter=(.venv/bin/python -) ;;
     npm/javascript) interpreter=(node --input-type=module -) ;;
+    cargo/rust) interpreter=(bash "$PWD/$(conf "$name" crate)/run-repro.sh") ;;  # the crate's run-repro.sh
     *) repro_note="no way to run a $language reproduction of an install=$kind adapter"; return 1 ;;
   esac
   out="$scratch/$name-repro"
@@ -225,6 +228,14 @@ for name in "${names[@]}"; do
       continue
     fi
     echo "  its own tests: $(grep -E '^# (pass|fail) ' "$scratch/$name-tests.txt" | tr '\n' ' ')"
+  fi
+  # A Rust adapter's own tests (its crate's cargo test) likewise.
+  if [ "$(conf "$name" install)" = cargo ]; then
+    if ! cargo test --locked --quiet --manifest-path "$(conf "$name" crate)/Cargo.toml" >"$scratch/$name-tests.txt" 2>&1; then
+      echo "FAILED $name: its own tests fail:"; tail -n 30 "$scratch/$name-tests.txt" | sed 's/^/  /'
+      summary+=("--       $name: FAILED: the adapter's own tests fail"); failed=true; continue
+    fi
+    echo "  its own tests: $(grep -m1 -E '^test result:' "$scratch/$name-tests.txt")"
   fi
   published="reports/$name"
   out="$published"

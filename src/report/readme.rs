@@ -134,6 +134,10 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
                 escape(&file.implementation.version)
             );
         }
+        let _ = writeln!(out, "| path | {} |", escape(&a.about.path));
+        if let Some(behind) = &a.about.pinned_behind {
+            let _ = writeln!(out, "| **pinned behind the newest major release** | {} |", escape(behind));
+        }
         let _ = writeln!(out, "| API path measured | {} |", escape(&a.about.api));
         let _ = writeln!(out, "| language | {} |", escape(&a.about.language));
     }

@@ -51,6 +51,9 @@ pub struct Published {
     pub skips: Vec<(String, String)>,
     /// The time to this standing, from `folder/timing.json` when [`Published::load`] found one.
     pub timing: Option<Timing>,
+    /// The API path of the row, from its adapter's `about.yaml` `path` when [`Published::load`]
+    /// found one (`examples/adapters/<folder>`, [`crate::report::readme::adapter_of`]).
+    pub path: Option<String>,
 }
 
 /// One rule of a published standing.
@@ -103,6 +106,12 @@ impl Published {
         let mut published = Published::from_json(&name, &value).map_err(|kind| error(kind.to_string()))?;
         published.timing =
             Timing::load(folder).map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
+        let (adapter, _) = crate::report::readme::adapter_of(folder);
+        if adapter.join(crate::report::about::ABOUT_FILE).is_file() {
+            let about = crate::report::about::About::load(&adapter)
+                .map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
+            published.path = Some(about.path);
+        }
         Ok(published)
     }
 
@@ -154,6 +163,7 @@ impl Published {
             failures,
             skips,
             timing: None,
+            path: None,
         }
     }
 
@@ -227,17 +237,21 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
     }
     let _ = writeln!(
         out,
-        "| standing | implementation and version | transports | rule | verdict | pass | fail | error | skip | n/a | interpretation |"
+        "| standing | implementation, version (path) | transports | rule | verdict | pass | fail | error | skip | n/a | interpretation |"
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
     for s in standings {
         let link = readme_link(&s.folder);
         let transports = if s.transports.is_empty() { "none".to_string() } else { s.transports.join(", ") };
+        let implementation = match &s.path {
+            Some(path) => format!("{} ({path})", s.implementation),
+            None => s.implementation.clone(),
+        };
         for rule in &s.rules {
             let _ = writeln!(
                 out,
                 "| {link} | {} | {} | {} | **{}** | {} | {} |",
-                escape(&s.implementation),
+                escape(&implementation),
                 escape(&transports),
                 escape(&rule.rule),
                 escape(&rule.verdict.replace('_', " ")),
@@ -246,12 +260,8 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
             );
         }
         if s.rules.is_empty() {
-            let _ = writeln!(
-                out,
-                "| {link} | {} | {} | - | - | | | | | | |",
-                escape(&s.implementation),
-                escape(&transports)
-            );
+            let _ =
+                writeln!(out, "| {link} | {} | {} | - | - | | | | | | |", escape(&implementation), escape(&transports));
         }
     }
     let mut digests: Vec<(String, Vec<&str>)> = Vec::new();
@@ -440,6 +450,33 @@ mod tests {
         assert_eq!(reasons_of(0), "Every case ran, and none failed.\n");
         assert_eq!(standings[2].unexplained().len(), 1);
         assert!(standings[1].unexplained().is_empty());
+    }
+
+    #[test]
+    fn a_row_gives_its_api_path_beside_the_package_and_loads_it_from_the_adapter() {
+        let mut zod = Published::from_json("ai-zod", &standing("ai", "fail", Some("x"))).unwrap();
+        zod.path = Some("zod inputSchema | strict".into());
+        let page = render("reports", &[zod]);
+        assert!(
+            page.contains("| [ai-zod](ai-zod/README.md) | ai 1.0 (zod inputSchema \\| strict) | direct |"),
+            "{page}"
+        );
+        // Loaded: reports/<name> is measured by examples/adapters/<name>, whose about.yaml says the path.
+        let root = std::env::temp_dir().join(format!("table-path-{}", std::process::id()));
+        let (report, adapter) = (root.join("reports/row"), root.join("examples/adapters/row"));
+        std::fs::create_dir_all(&report).unwrap();
+        std::fs::create_dir_all(&adapter).unwrap();
+        std::fs::write(report.join("standing.json"), standing("fw", "pass", None).to_string()).unwrap();
+        std::fs::write(adapter.join("repro.py"), "__TOOL__ __SCHEMA__ __ARGUMENTS__").unwrap();
+        std::fs::write(
+            adapter.join("about.yaml"),
+            "package: fw\nversion: '1.0'\nregistry: pypi\nlanguage: python\npath: raw schema\napi: x\n\
+             choices: [One.]\nrepro: repro.py\n",
+        )
+        .unwrap();
+        let loaded = Published::load(&report);
+        std::fs::remove_dir_all(&root).unwrap();
+        assert_eq!(loaded.unwrap().path.as_deref(), Some("raw schema"));
     }
 
     #[test]

@@ -54,6 +54,15 @@ export function toRawShape(schema) {
     return shape;
 }
 
+/**
+ * The zod schema for a whole JSON Schema, any root (an object schema becomes z.object,
+ * z.strictObject, z.looseObject or a catchall as a nested object does; a root anyOf a z.union),
+ * for a framework that takes a zod schema rather than a raw shape.
+ */
+export function toZodSchema(schema) {
+    return new Mapper(schema).map(schema, '');
+}
+
 class Mapper {
     constructor(root) {
         this.root = root;
