@@ -43,8 +43,8 @@
 //! docs/architecture.md.
 #![warn(missing_docs)]
 
-// The parts. Only `report` is shown: the others serve the binary (`src/cli/`) and the crate's own
-// tests, and what of them a library user needs is re-exported below.
+// The parts. Only `json` and `report` are shown: the others serve the binary (`src/cli/`) and the
+// crate's own tests, and what of them a library user needs is re-exported below.
 #[doc(hidden)]
 pub mod case;
 #[doc(hidden)]

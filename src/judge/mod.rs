@@ -80,3 +80,62 @@ fn status(case: &Case, answers: &Answers) -> (Status, Vec<ReadingCheck>) {
         _ => (Status::Error { reason: "the answers are not those of the case's check".into() }, Vec::new()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::tool::Tool;
+    use crate::case::{Expect, Level, Location, Rejections};
+    use serde_json::json;
+
+    fn case(level: Level, check: Check) -> Case {
+        Case {
+            id: "R-1/judge/a".into(),
+            rule: "R-1".into(),
+            clauses: vec!["R-1.a".into()],
+            level,
+            summary: String::new(),
+            note: None,
+            needs: Vec::new(),
+            check,
+            rejections: Rejections::Problems,
+            location: Location { file: "R-1/judge.yaml".into(), line: 1, column: 1 },
+        }
+    }
+
+    #[test]
+    fn a_normalize_case_is_judged_from_its_answer_alone() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        let check = Check::Normalize {
+            input_schema: schema,
+            arguments: json!({"n": "1"}),
+            expect: Expect::One(json!({"n": 1})),
+        };
+        let case = case(Level::Required, check);
+        assert_eq!(judge(&case, &Answers::Normalized(Ok(json!({"n": 1})))).status, Status::Pass);
+        let Status::Fail(failure) = judge(&case, &Answers::Normalized(Ok(json!({"n": "1"})))).status else {
+            panic!("a different answer fails")
+        };
+        assert_eq!((failure.check.as_str(), failure.pointer.as_str()), ("arguments reaching the tool", "/n"));
+        // Refused, though {"n": 1} passes validation under every reading: a failure too.
+        let refused = judge(&case, &Answers::Normalized(Err(json!({"message": "no"})))).status;
+        assert!(matches!(refused, Status::Fail(f) if f.actual == json!({"rejected": {"message": "no"}})));
+        let wrong = judge(&case, &Answers::Described(Vec::new())).status;
+        assert!(matches!(wrong, Status::Error { .. }), "answers of another check are no verdict");
+    }
+
+    #[test]
+    fn the_same_published_schema_passes_the_contract_and_fails_the_document() {
+        let registered = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+        let annotated =
+            json!({"type": "object", "title": "Search", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+        let tools = vec![Tool { name: "search".into(), description: None, input_schema: registered }];
+        let check = Check::Describe { tools, tool: "search".into(), views: View::ALL.to_vec() };
+        let answers = Answers::Described(View::ALL.iter().map(|v| (*v, annotated.clone())).collect());
+        assert_eq!(judge(&case(Level::Required, check.clone()), &answers).status, Status::Pass);
+        let Status::Fail(failure) = judge(&case(Level::Interpretation, check), &answers).status else {
+            panic!("the document as registered has no title")
+        };
+        assert_eq!(failure.check, "schema published by get_api_spec");
+    }
+}
