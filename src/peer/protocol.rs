@@ -376,13 +376,15 @@ pub fn parse_answer(text: &str) -> serde_json::Result<Value> {
 /// keeps either one of the two (this one keeps the last), so an answer with `seq` or
 /// `arguments` twice says two things at once.
 pub fn repeated_key(text: &str) -> Option<String> {
+    /// The first key an object has twice, read by the strict parser.
+    struct Repeated(Option<String>);
     struct Keys;
     impl<'de> serde::de::Visitor<'de> for Keys {
-        type Value = Option<String>;
+        type Value = Repeated;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("an object")
         }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Repeated, A::Error> {
             // Read to the end: a map left half read is an error.
             let (mut seen, mut repeated) = (std::collections::HashSet::new(), None);
             while let Some(key) = map.next_key::<String>()? {
@@ -393,12 +395,15 @@ pub fn repeated_key(text: &str) -> Option<String> {
                 }
                 map.next_value::<serde::de::IgnoredAny>()?;
             }
-            Ok(repeated)
+            Ok(Repeated(repeated))
         }
     }
-    let text = with_stand_ins(text);
-    let mut deserializer = serde_json::Deserializer::from_str(&text);
-    serde::Deserializer::deserialize_map(&mut deserializer, Keys).ok().flatten()
+    impl<'de> serde::Deserialize<'de> for Repeated {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Repeated, D::Error> {
+            deserializer.deserialize_map(Keys)
+        }
+    }
+    crate::json::from_str::<Repeated>(&with_stand_ins(text)).ok().and_then(|r| r.0)
 }
 
 /// `text` with each lone surrogate escape replaced by its stand-in character (written as itself,
