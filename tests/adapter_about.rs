@@ -31,15 +31,7 @@ fn install(dir: &Path) -> String {
 /// The version `requirements.txt` (`package==version`) or `package.json` pins for `package`.
 fn pinned(dir: &Path, about: &About) -> Option<String> {
     match about.registry.as_str() {
-        "pypi" => {
-            let text = std::fs::read_to_string(dir.join("requirements.txt")).ok()?;
-            let normalize = |name: &str| name.to_lowercase().replace(['_', '.'], "-");
-            text.lines().find_map(|line| {
-                let (name, version) = line.split_once("==")?;
-                (normalize(name.trim()) == normalize(&about.package))
-                    .then(|| version.split(['#', ';', ' ']).next().unwrap_or("").trim().to_string())
-            })
-        }
+        "pypi" => pinned_in(&dir.join("requirements.txt"), &about.package, 0),
         "npm" => {
             let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
             let json: tool_conformance::json::Value = tool_conformance::json::from_str(&text).ok()?;
@@ -47,6 +39,21 @@ fn pinned(dir: &Path, about: &About) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The version a requirements file pins for `package`, following `-r FILE` (relative to the file,
+/// as pip reads it) a few levels deep.
+fn pinned_in(file: &Path, package: &str, depth: u32) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let normalize = |name: &str| name.to_lowercase().replace(['_', '.'], "-");
+    text.lines().find_map(|line| {
+        if let Some(nested) = line.trim().strip_prefix("-r ") {
+            return (depth < 3).then(|| pinned_in(&file.parent()?.join(nested.trim()), package, depth + 1)).flatten();
+        }
+        let (name, version) = line.split_once("==")?;
+        (normalize(name.trim()) == normalize(package))
+            .then(|| version.split(['#', ';', ' ']).next().unwrap_or("").trim().to_string())
+    })
 }
 
 #[test]

@@ -192,7 +192,7 @@ class Mapping:
         return inspect.Signature(parameters + self._var_keyword())
 
 
-def map_schema(schema, open_root=False, nearest=False):
+def map_schema(schema, open_root=False, nearest=False, odd_names="alias"):
     """The signature for a tool's input schema (a plain JSON value: ints, floats, no Decimal).
 
     By default a schema the table above cannot say exactly is `Unmappable`. The two options write
@@ -200,8 +200,10 @@ def map_schema(schema, open_root=False, nearest=False):
 
     - `open_root`: a root that admits other names (`additionalProperties` true or a schema,
       `patternProperties`) gets a `**kwargs` parameter (annotated with the annotation of
-      `additionalProperties` when it is a schema), and a property whose name can be no parameter
-      (`a.b`, `from`) is no parameter: it arrives through `**kwargs`, which the signature then has;
+      `additionalProperties` when it is a schema);
+    - `odd_names="kwargs"` (instead of `"alias"`): a property whose name can be no parameter (`a.b`,
+      `from`) is no parameter but arrives through `**kwargs`, which the signature then has, for
+      a framework that passes names as keyword arguments and knows no alias;
     - `nearest`: the nearest signature to a root it cannot say: a root `anyOf`/`oneOf` of
       alternatives becomes the union of their properties, each required only where every branch
       requires it; other root assertions (`allOf`, `minProperties`, `not`, ...) are left out; a
@@ -246,7 +248,7 @@ def map_schema(schema, open_root=False, nearest=False):
     names = list(properties) + [name for name in required if name not in properties]
     taken = {name for name in names if _legal(name)}
     for name in names:
-        if open_root and not _legal(name):
+        if odd_names == "kwargs" and not _legal(name):
             # No parameter can have this name: it arrives through **kwargs.
             if mapping.var_keyword is None:
                 mapping.var_keyword = Any
