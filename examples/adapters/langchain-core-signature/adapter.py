@@ -50,7 +50,7 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     )
     sys.exit(1)
 
-import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
 from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
 
 PACKAGE = "langchain-core"
@@ -125,36 +125,13 @@ class Recorder:
 
 
 def build_tool(name, description, schema, recorder):
-    """A StructuredTool from a function whose signature says the schema (signature.py); raises
-    Unsupported for what the signature path cannot say."""
+    """A StructuredTool built by tool.py as a langchain user writes it. Unsupported only where no
+    function stands for the schema at all (its root is no object), or where langchain-core itself
+    refuses the function, with its own error."""
     try:
-        mapping = signature.map_schema(schema)
-    except signature.Unmappable as why:
-        raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
-    for parameter in mapping.parameters:
-        if parameter.python_name != parameter.name:
-            # pydantic's Field(alias=...) would give it the name, but the args schema that
-            # from_function derives (validate_arguments, then a subset model) drops the alias.
-            raise protocol.Unsupported(
-                f"the property {parameter.name!r} cannot be a Python parameter name, and "
-                "StructuredTool.from_function keeps no alias"
-            )
-
-    signature_ = mapping.user_signature()
-
-    def tool_function(*args, **kwargs):
-        # The recording function: what langchain-core passed, bound to the parameters as Python
-        # binds a call, less the optional parameters the call left out (their Python default,
-        # NOT_SENT, which langchain-core hands on).
-        bound = signature_.bind(*args, **kwargs).arguments
-        return recorder.record({k: v for k, v in bound.items() if v is not signature.NOT_SENT})
-
-    tool_function.__signature__ = signature_
-    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
-    tool_function.__name__ = tool_function.__qualname__ = name
-    tool_function.__doc__ = None
-    try:
-        return StructuredTool.from_function(func=tool_function, name=name, description=description or name)
+        return tool_builder.build_tool(name, description, schema, recorder.record)
+    except tool_builder.Unmappable as why:
+        raise protocol.Unsupported(f"no Python function takes these arguments as keyword arguments: {why}") from None
     except Exception as why:  # pydantic refusing the signature, say
         raise protocol.Unsupported(f"StructuredTool.from_function refused it: {type(why).__name__}: {why}") from None
 

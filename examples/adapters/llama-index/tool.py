@@ -42,7 +42,7 @@ class Unmappable(Exception):
 def mapping_of(schema):
     """signature.py's mapping, in the forms a LlamaIndex user takes (module docstring)."""
     try:
-        return signature.map_schema(schema, open_root=True, nearest=True, odd_names="kwargs")
+        return signature.as_users_write_it(schema, odd_names="kwargs")
     except signature.Unmappable as why:
         raise Unmappable(str(why)) from None
 

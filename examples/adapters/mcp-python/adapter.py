@@ -313,7 +313,7 @@ class Registry:
         # The schema as plain JSON values (the request's numbers are Decimal).
         schema = pydantic_core.from_json(dumps(tool["input_schema"]))
         try:
-            mapping = signature.map_schema(schema)
+            mapping = signature.as_users_write_it(schema)
         except signature.Unmappable as why:
             raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
         entry = Entry(name, mapping)

@@ -280,6 +280,45 @@ def map_schema(schema, open_root=False, nearest=False, odd_names="alias"):
     return mapping
 
 
+def as_users_write_it(schema, odd_names="alias"):
+    """The signature a framework's user writes for `schema`, trying the forms in order: the exact
+    signature where there is one, else `**kwargs` for a root open to other names and the nearest
+    signature for what no signature says (`map_schema`'s `open_root` and `nearest`). Every Python
+    framework adapter that maps a schema to a signature builds its tools with this, and so does its
+    reproduction template. Unmappable only for a root that is no object."""
+    return map_schema(schema, open_root=True, nearest=True, odd_names=odd_names)
+
+
+def received(mapping, bound):
+    """What a function with the mapping's signature received, under the schema's names: `bound`
+    (parameter name -> value, as Python binds a call) with `**kwargs` spread out and the optional
+    parameters the call left out (`NOT_SENT`) not among them."""
+    names = {p.python_name: p.name for p in mapping.parameters}
+    bound = dict(bound)
+    extra = bound.pop(mapping.var_keyword_name, {}) if mapping.var_keyword is not None else {}
+    out = {names.get(k, k): v for k, v in bound.items() if v is not NOT_SENT}
+    out.update(extra)
+    return out
+
+
+def recording_function(mapping, record, name, description=None):
+    """A function with the signature a user writes for the mapping (`user_signature`, annotations
+    set) whose body binds its call as Python does and hands `record` what it received
+    (`received`), returning what `record` returns."""
+    user_signature = mapping.user_signature()
+
+    def tool_function(*args, **kwargs):
+        return record(received(mapping, user_signature.bind(*args, **kwargs).arguments))
+
+    tool_function.__signature__ = user_signature
+    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
+    if mapping.var_keyword is not None:
+        tool_function.__annotations__[mapping.var_keyword_name] = mapping.var_keyword
+    tool_function.__name__ = tool_function.__qualname__ = name
+    tool_function.__doc__ = description if isinstance(description, str) else None
+    return tool_function
+
+
 def _nearest_root(schema, left_out):
     """The root with what no signature says taken out (see `map_schema`'s `nearest`), each
     keyword taken out named in `left_out`."""

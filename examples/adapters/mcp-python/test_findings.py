@@ -391,7 +391,7 @@ class Reproduction(unittest.TestCase):
         )
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stderr, "")
-        self.assertIn("the tool received: {'ids': [1], 'n': 7}", done.stdout)
+        self.assertIn('the tool received: {"ids":[1],"n":7}', done.stdout)
 
 
 if __name__ == "__main__":

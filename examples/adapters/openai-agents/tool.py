@@ -50,26 +50,10 @@ def build_tool(name, description, schema, record, strict="default"):
     (`**kwargs` spread out, optional names the call left out not among them). Raises Unmappable,
     or the SDK's own error when it refuses the function."""
     try:
-        mapping = signature.map_schema(schema, open_root=True, nearest=True)
+        mapping = signature.as_users_write_it(schema)
     except signature.Unmappable as why:
         raise Unmappable(str(why)) from None
-    names = {p.python_name: p.name for p in mapping.parameters}
-    var_keyword = mapping.var_keyword_name if mapping.var_keyword is not None else None
-    user_signature = mapping.user_signature()
-
-    def tool_function(*args, **kwargs):
-        bound = dict(user_signature.bind(*args, **kwargs).arguments)
-        extra = bound.pop(var_keyword, {}) if var_keyword else {}
-        received = {names.get(k, k): v for k, v in bound.items() if v is not signature.NOT_SENT}
-        received.update(extra)
-        return record(received)
-
-    tool_function.__signature__ = user_signature
-    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
-    if var_keyword:
-        tool_function.__annotations__[var_keyword] = mapping.var_keyword
-    tool_function.__name__ = tool_function.__qualname__ = name
-    tool_function.__doc__ = description if isinstance(description, str) else None
+    tool_function = signature.recording_function(mapping, record, name, description)
     try:
         return function_tool(tool_function, name_override=name), "strict"
     except Exception as refusal:  # the SDK's UserError for what its strict schema cannot state
