@@ -35,7 +35,7 @@ class Reproduction(unittest.TestCase):
         )
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stderr, "")
-        self.assertIn("the caller got: 2 validation errors", done.stdout)
+        self.assertIn("the caller got: ValidationError: 2 validation errors", done.stdout)
         self.assertIn("Unexpected keyword argument", done.stdout)  # the name é\\u202e, kept exactly
 
 
