@@ -50,6 +50,7 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     )
     sys.exit(1)
 
+sys.path.insert(0, HERE)  # tool.py, also when the langchain-core-dict row loads this file
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
 from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
 
