@@ -23,6 +23,8 @@ from llama_index.core.llms.utils import parse_partial_json
 from llama_index.core.tools import FunctionTool, call_tool_with_selection
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+from tool_conformance_adapter.exchange import exchange  # noqa: E402
 
 
 def model_call(tool, arguments_text):
@@ -117,12 +119,7 @@ class Protocol(unittest.TestCase):
             {"cmd": "normalize", "input_schema": {"properties": {"n": {"type": "integer"}}}, "arguments": {"n": "10"}},
             {"cmd": "stop"},
         ]
-        lines = "".join(json.dumps(dict(r, seq=i)) + "\n" for i, r in enumerate(requests))
-        done = subprocess.run(
-            [sys.executable, os.path.join(HERE, "adapter.py")], input=lines, capture_output=True, text=True, timeout=120
-        )
-        answers = [json.loads(line) for line in done.stdout.splitlines()]
-        self.assertEqual([a["seq"] for a in answers], list(range(len(requests))))
+        answers = exchange(os.path.join(HERE, "adapter.py"), requests)  # one answer a request, in order
         self.assertEqual(answers[0]["transports"], ["direct", "structured"])
         self.assertEqual(
             answers[2]["error"]["problems"],
