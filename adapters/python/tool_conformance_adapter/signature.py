@@ -1,4 +1,7 @@
-"""A tool's JSON Schema turned into the Python function signature the MCP Python SDK reads.
+"""A tool's JSON Schema turned into the Python function signature a framework reads (the MCP
+Python SDK, langchain-core, LlamaIndex, the OpenAI Agents SDK), as their users write one. Unlike
+the rest of the kit it needs pydantic (which every such framework brings):
+`pip install "./adapters/python[signature]"` for its tests.
 
 The SDK has no way to register a tool from a JSON Schema: `MCPServer.add_tool` takes a function,
 and `func_metadata` builds the tool's argument model (and the schema it publishes) from the

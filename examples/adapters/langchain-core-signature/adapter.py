@@ -33,7 +33,6 @@ ROOT = os.path.join(HERE, "..", "..", "..")
 # The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
 # the MCP Python adapter's (imported by path, not copied).
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
-sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
@@ -52,7 +51,7 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
 
 sys.path.insert(0, HERE)  # tool.py, also when the langchain-core-dict row loads this file
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
-from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
+from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "langchain-core"
 TRANSPORTS = ["direct", "structured"]

@@ -3,7 +3,7 @@ signature says the schema, given to `StructuredTool.from_function`. The adapter 
 reproduction template (repro_template.py) build every tool here, so a page's reproduction runs the
 very tool the standing measured.
 
-The signature is signature.py's (examples/adapters/mcp-python) as users write it
+The signature is the Python kit's `signature` (adapters/python) as users write it
 (`as_users_write_it`): the schema's properties as parameters; `**kwargs` for a root open to other
 names and for a property whose name no parameter can have (`from_function`'s args schema drops a
 pydantic alias, so such a name can only arrive there); the nearest signature for a root
@@ -16,12 +16,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
-sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
 
 import warnings  # noqa: E402
 
 import pydantic  # noqa: E402
-import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+from tool_conformance_adapter import signature  # noqa: E402
 from langchain_core.tools import StructuredTool  # noqa: E402
 
 # A default pydantic cannot publish (signature.NOT_SENT) is left out of the schema, as it should.

@@ -3,7 +3,7 @@ signature says the schema, given to `FunctionTool.from_defaults`. Both the adapt
 reproduction template (repro_template.py) build every tool here, so the reproduction a page prints
 runs the very function the standing measured.
 
-The signature is signature.py's (examples/adapters/mcp-python), in the forms a LlamaIndex user
+The signature is the Python kit's `signature` (adapters/python), in the forms a LlamaIndex user
 takes, in this order: the schema's properties as parameters; `**kwargs` for a root open to other
 names and for a property whose name can be no parameter (`from`, `a.b`: LlamaIndex passes names as
 keyword arguments, so such a name can only arrive there); the nearest signature for a root
@@ -22,12 +22,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
-sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
 
 import warnings  # noqa: E402
 
 import pydantic  # noqa: E402
-import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+from tool_conformance_adapter import signature  # noqa: E402
 from llama_index.core.tools import FunctionTool  # noqa: E402
 
 

@@ -59,8 +59,8 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     )
     sys.exit(1)
 
-import signature  # noqa: E402
-from received import NotJson, snapshot  # noqa: E402  (received.py, shared with the signature-based adapters)
+from tool_conformance_adapter import signature  # noqa: E402
+from tool_conformance_adapter.received import NotJson, snapshot  # noqa: E402
 
 # stdout carries protocol lines only; the SDK logs to stderr through `logging`.
 logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="[mcp-python adapter] %(name)s: %(message)s")

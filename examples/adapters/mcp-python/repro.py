@@ -8,8 +8,8 @@ import json
 import sys
 import warnings
 
-sys.path[:0] = ["", "examples/adapters/mcp-python", "../../../adapters/python", "adapters/python"]
-import signature  # noqa: E402  (the adapter's signature.py)
+sys.path[:0] = ["../../../adapters/python", "adapters/python"]  # the Python adapter kit
+from tool_conformance_adapter import signature  # noqa: E402  (what the adapter writes its tools with)
 from tool_conformance_adapter.outcome import caller_got, received  # noqa: E402
 from mcp.server.mcpserver import MCPServer  # noqa: E402
 from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402

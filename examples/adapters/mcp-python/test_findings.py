@@ -149,7 +149,7 @@ class SchemaToSignature(unittest.TestCase):
     """The adapter's mapping (signature.py): what a schema becomes, as the SDK then publishes it."""
 
     def published(self, schema):
-        import signature
+        from tool_conformance_adapter import signature
 
         def tool(**kwargs):
             pass
@@ -210,7 +210,7 @@ class SchemaToSignature(unittest.TestCase):
         self.assertEqual(properties["code"]["minLength"], 2)
 
     def test_what_a_signature_cannot_say_is_refused(self):
-        import signature
+        from tool_conformance_adapter import signature
 
         for schema in [
             {"type": "object", "additionalProperties": True},
@@ -233,7 +233,7 @@ class SchemaToSignature(unittest.TestCase):
                 signature.map_schema(schema)
 
     def test_what_an_annotation_says_exactly(self):
-        import signature
+        from tool_conformance_adapter import signature
 
         schema = {
             "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
@@ -260,7 +260,7 @@ class SchemaToSignature(unittest.TestCase):
                 model.model_validate({**good, **bad})
 
     def test_a_closed_root_and_annotations_are_no_obstacle(self):
-        import signature
+        from tool_conformance_adapter import signature
 
         mapping = signature.map_schema(
             {
@@ -280,7 +280,7 @@ class Received(unittest.TestCase):
     def test_a_snapshot_is_json_or_says_what_it_is_not(self):
         from decimal import Decimal
 
-        import received
+        from tool_conformance_adapter import received
 
         self.assertEqual(received.snapshot({"a": (1, 2.5, None, True)}), {"a": [1, 2.5, None, True]})
         for value, says in [
@@ -305,7 +305,7 @@ class Received(unittest.TestCase):
                   "required": ["a", "c"]}
         import inspect
 
-        import signature
+        from tool_conformance_adapter import signature
 
         kinds = [p.kind for p in signature.map_schema(schema).user_signature().parameters.values()]
         P = inspect.Parameter

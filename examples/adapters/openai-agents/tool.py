@@ -3,7 +3,7 @@ signature says the schema, given to `function_tool`. The adapter and its reprodu
 (repro_template.py) build every tool here, so a page's reproduction runs the very tool the
 standing measured; the `openai-agents-nonstrict` row builds its tools here too.
 
-The signature is signature.py's (examples/adapters/mcp-python), in the forms an SDK user takes, in
+The signature is the Python kit's `signature` (adapters/python), in the forms an SDK user takes, in
 this order: the schema's properties as parameters (a name no parameter can have gets a pydantic
 alias, which the SDK reads and publishes); `**kwargs` for a root open to other names; the nearest
 signature for a root `anyOf`/`oneOf` (the union of the alternatives' properties, each required
@@ -20,13 +20,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
-sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
 os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")  # no trace export: nothing leaves the machine
 
 import warnings  # noqa: E402
 
 import pydantic  # noqa: E402
-import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+from tool_conformance_adapter import signature  # noqa: E402
 from agents import function_tool  # noqa: E402
 
 # A default pydantic cannot publish (signature.NOT_SENT) is left out of the schema, as it should.
