@@ -57,3 +57,14 @@ class Exchange(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NotInstalled(unittest.TestCase):
+    def test_it_names_the_package_and_how_to_install_it(self):
+        import subprocess
+
+        code = f"import sys; sys.path.insert(0, {KIT!r}); from tool_conformance_adapter.setup import not_installed; not_installed('pkg', '/a', ImportError('x'))"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("pkg is not importable (x)", done.stderr)
+        self.assertIn("/a/.venv/bin/pip install -r /a/requirements.txt", done.stderr)

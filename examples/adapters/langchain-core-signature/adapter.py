@@ -35,6 +35,7 @@ ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import not_installed  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 try:
@@ -43,11 +44,7 @@ try:
     from langchain_core.tools import StructuredTool  # noqa: E402
     from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"langchain-core is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
+    not_installed("langchain-core", HERE, missing)
 
 sys.path.insert(0, HERE)  # tool.py, also when the langchain-core-dict row loads this file
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)

@@ -38,6 +38,7 @@ ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import not_installed  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 try:
@@ -46,11 +47,7 @@ try:
     from llama_index.core.llms.utils import parse_partial_json  # noqa: E402
     from llama_index.core.tools import FunctionTool, call_tool_with_selection  # noqa: E402
 except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"llama-index-core is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
+    not_installed("llama-index-core", HERE, missing)
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
 from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402

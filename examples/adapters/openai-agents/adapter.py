@@ -34,6 +34,7 @@ ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import not_installed  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")  # no trace export: nothing leaves the machine
@@ -43,11 +44,7 @@ try:
     from agents import function_tool  # noqa: E402
     from agents.tool_context import ToolContext  # noqa: E402
 except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"openai-agents is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
+    not_installed("openai-agents", HERE, missing)
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
 from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
