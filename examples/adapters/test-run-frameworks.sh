@@ -59,9 +59,9 @@ else
   echo "FAIL: the faithful copy does not pass --check:"; echo "$out" | sed 's/^/  /'
   failures=$((failures + 1))
 fi
-sed -i 's/adapter_tool.build_tool(NAME, None, SCHEMA, received)/adapter_tool.build_tool(NAME, None, dict(SCHEMA, required=[]), received)/' "$ddir/repro_template.py"
+sed -i 's/adapter_tool.reproduce(NAME, SCHEMA, /adapter_tool.reproduce(NAME, dict(SCHEMA, required=[]), /' "$ddir/repro_template.py"
 if ! grep -q 'dict(SCHEMA, required=\[\])' "$ddir/repro_template.py"; then
-  echo "FAIL: the llama-index reproduction template's build line was not found to change"
+  echo "FAIL: the llama-index reproduction template's call was not found to change"
   exit 1
 fi
 out="$(bash examples/adapters/run-frameworks.sh --check "$drift" 2>&1)"

@@ -46,16 +46,58 @@ def mapping_of(schema):
         raise Unmappable(str(why)) from None
 
 
-def function_source(mapping, name="tool"):
+# How constraints are written: "annotated" (`a: Annotated[str, StringConstraints(min_length=1)]`)
+# or "field" (`a: str = Field(min_length=1)`, `Field(...)` for a required one): the two styles
+# LlamaIndex users take. The llama-index-field row sets "field".
+STYLE = "annotated"
+
+
+def field_default(parameter):
+    """For the "field" style: (the base annotation, a pydantic `Field(...)` with the constraints and
+    the description the Annotated form carries, and the parameter's default or `...`), or None for
+    a parameter with nothing to put in a Field."""
+    import dataclasses
+    import typing
+
+    from pydantic import Field
+    from pydantic.fields import FieldInfo
+    from pydantic.types import StringConstraints
+
+    if typing.get_origin(parameter.annotation) is not typing.Annotated:
+        return None
+    base, *metadata = typing.get_args(parameter.annotation)
+    keywords = {}
+    for item in metadata:
+        if isinstance(item, StringConstraints):
+            keywords.update({k: getattr(item, k) for k in ("min_length", "max_length", "pattern") if getattr(item, k) is not None})
+        elif isinstance(item, FieldInfo):
+            keywords.update({k: getattr(item, k) for k in ("description", "title", "examples", "alias") if getattr(item, k) is not None})
+        elif dataclasses.is_dataclass(item) and len(dataclasses.fields(item)) == 1:  # annotated_types Ge, MinLen, ...
+            keywords[dataclasses.fields(item)[0].name] = getattr(item, dataclasses.fields(item)[0].name)
+        else:
+            return None
+    default = ... if parameter.default is signature.inspect.Parameter.empty else parameter.default
+    return base, Field(default, **keywords)
+
+
+def function_source(mapping, name="tool", fields=()):
     """The `def` a user writes for the mapping (no annotations: they are set on the function):
-    positional-or-keyword parameters in the schema's order, keyword-only from the first required one
-    after an optional one, `**kwargs` last; the body hands its parameters to `_record`."""
-    parts, keyword_only = [], False
+    positional-or-keyword parameters in the schema's order, keyword-only from the first one without
+    a default after one with a default, `**kwargs` last; the body hands its parameters to `_record`.
+    `fields` holds the indexes of the parameters whose default is a `Field(...)` (`_field_<i>`)."""
+    parts, keyword_only, defaulted = [], False, False
     for index, p in enumerate(mapping.parameters):
-        if not keyword_only and p.default is signature.inspect.Parameter.empty and index and mapping.parameters[index - 1].default is not signature.inspect.Parameter.empty:
+        has_default = index in fields or p.default is not signature.inspect.Parameter.empty
+        if not keyword_only and not has_default and defaulted:
             keyword_only = True
             parts.append("*")
-        parts.append(p.python_name if p.default is signature.inspect.Parameter.empty else f"{p.python_name}=_default_{index}")
+        defaulted = defaulted or has_default
+        if index in fields:
+            parts.append(f"{p.python_name}=_field_{index}")
+        elif p.default is signature.inspect.Parameter.empty:
+            parts.append(p.python_name)
+        else:
+            parts.append(f"{p.python_name}=_default_{index}")
     if mapping.var_keyword is not None:
         parts.append(f"**{mapping.var_keyword_name}")
     return f"def {name}({', '.join(parts)}):\n    return _record(dict(locals()))\n"
@@ -75,18 +117,64 @@ def build_tool(name, description, schema, record):
         return record(received)
 
     namespace = {"_record": _record}
+    annotations = {p.python_name: p.annotation for p in mapping.parameters}
     for index, p in enumerate(mapping.parameters):
-        if p.default is not signature.inspect.Parameter.empty:
+        written = field_default(p) if STYLE == "field" else None
+        if written is not None:
+            annotations[p.python_name], namespace[f"_field_{index}"] = written
+        elif p.default is not signature.inspect.Parameter.empty:
             namespace[f"_default_{index}"] = p.default
-    source = function_source(mapping)
-    defaults = [f"_default_{i} = {p.default!r}" for i, p in enumerate(mapping.parameters) if p.default is not signature.inspect.Parameter.empty]
+    if STYLE == "field":
+        # The style throughout, as its users write it: every parameter `= Field(...)`, plain where
+        # nothing constrains it (mixing plain defaults before Field defaults is a signature
+        # FunctionTool.from_defaults refuses, since it strips Field defaults).
+        from pydantic import Field
+
+        for index, p in enumerate(mapping.parameters):
+            if f"_field_{index}" not in namespace:
+                namespace.pop(f"_default_{index}", None)
+                default = ... if p.default is signature.inspect.Parameter.empty else p.default
+                namespace[f"_field_{index}"] = Field(default)
+    fields = {int(k[len("_field_"):]) for k in namespace if k.startswith("_field_")}
+    source = function_source(mapping, fields=fields)
+    defaults = [f"{k} = {v!r}" for k, v in namespace.items() if k.startswith(("_default_", "_field_"))]
     if defaults:
         source += "# where " + ", ".join(defaults) + "\n"
     exec(source, namespace)  # noqa: S102 - parameter names are identifiers (signature.py keeps them so)
     function = namespace["tool"]
     function.__name__ = function.__qualname__ = re.sub(r"\W", "_", name)
-    function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
+    function.__annotations__ = annotations
     if var_keyword:
         function.__annotations__[var_keyword] = mapping.var_keyword
     tool = FunctionTool.from_defaults(fn=function, name=name, description=description or name)
     return tool, source
+
+
+def reproduce(name, schema, arguments_text):
+    """A reproduction (repro_template.py): the tool built as the adapter builds it (in this
+    module's STYLE), its function and published schema, then the agent workflow's call
+    (tool.acall(**ToolSelection.tool_kwargs)) and a model's tool call (parse_partial_json,
+    ToolSelection, call_tool_with_selection: LLM.predict_and_call's path), printing the outcome
+    lines of the kit's `outcome` module."""
+    import asyncio
+    import json
+
+    from llama_index.core.llms.llm import ToolSelection
+    from llama_index.core.llms.utils import parse_partial_json
+    from llama_index.core.tools import call_tool_with_selection
+    from tool_conformance_adapter.outcome import caller_got, received
+
+    tool, source = build_tool(name, None, schema, received)
+    print("the function (its annotations set from the schema):\n" + source)
+    print("published schema:", json.dumps(tool.metadata.get_parameters_dict()))
+    print("agent workflow (tool.acall):")
+    selection = ToolSelection(tool_id="call_1", tool_name=name, tool_kwargs=json.loads(arguments_text))
+    try:
+        asyncio.run(tool.acall(**selection.tool_kwargs))
+    except Exception as error:
+        caller_got(error)
+    print("model tool call (call_tool_with_selection):")
+    selection = ToolSelection(tool_id="call_1", tool_name=name, tool_kwargs=parse_partial_json(arguments_text))
+    output = call_tool_with_selection(selection, [tool])
+    if output.is_error:
+        caller_got(output.content)
