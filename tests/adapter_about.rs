@@ -154,9 +154,9 @@ fn limitation_ids(about: &str) -> Vec<String> {
 /// raised, quoted after the call that raised it (`<call> refused <what>: <the error>`), or a
 /// documented limitation that about.yaml lists (`documented limitation <id>`).
 fn decline_is_accounted_for(reason: &str, limitations: &[String]) -> bool {
-    let quoted = reason.find(" refused ").is_some_and(|at| {
-        reason[at..].split_once(": ").is_some_and(|(_, error)| !error.trim().is_empty())
-    });
+    let quoted = reason
+        .find(" refused ")
+        .is_some_and(|at| reason[at..].split_once(": ").is_some_and(|(_, error)| !error.trim().is_empty()));
     quoted || limitations.iter().any(|id| reason.contains(&format!("documented limitation {id}")))
 }
 
@@ -205,7 +205,11 @@ fn every_published_decline_quotes_the_framework_or_a_documented_limitation() {
                 && reason.starts_with("unsupported:")
                 && !decline_is_accounted_for(reason, &limitations)
             {
-                problems.push(format!("{name}: {}: {}", case["id"].as_str().unwrap_or("?"), reason.lines().next().unwrap_or("")));
+                problems.push(format!(
+                    "{name}: {}: {}",
+                    case["id"].as_str().unwrap_or("?"),
+                    reason.lines().next().unwrap_or("")
+                ));
             }
         }
     }
