@@ -34,15 +34,7 @@ fn install(dir: &Path) -> String {
 /// The version `requirements.txt` (`package==version`) or `package.json` pins for `package`.
 fn pinned(dir: &Path, about: &About) -> Option<String> {
     match about.registry.as_str() {
-        "pypi" => {
-            let text = std::fs::read_to_string(dir.join("requirements.txt")).ok()?;
-            let normalize = |name: &str| name.to_lowercase().replace(['_', '.'], "-");
-            text.lines().find_map(|line| {
-                let (name, version) = line.split_once("==")?;
-                (normalize(name.trim()) == normalize(&about.package))
-                    .then(|| version.split(['#', ';', ' ']).next().unwrap_or("").trim().to_string())
-            })
-        }
+        "pypi" => pinned_in(&dir.join("requirements.txt"), &about.package, 0),
         "npm" => {
             let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
             let json: tool_conformance::Value = tool_conformance::json::from_str(&text).ok()?;
@@ -63,6 +55,21 @@ fn pinned(dir: &Path, about: &About) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The version a requirements file pins for `package`, following `-r FILE` (relative to the file,
+/// as pip reads it) a few levels deep.
+fn pinned_in(file: &Path, package: &str, depth: u32) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let normalize = |name: &str| name.to_lowercase().replace(['_', '.'], "-");
+    text.lines().find_map(|line| {
+        if let Some(nested) = line.trim().strip_prefix("-r ") {
+            return (depth < 3).then(|| pinned_in(&file.parent()?.join(nested.trim()), package, depth + 1)).flatten();
+        }
+        let (name, version) = line.split_once("==")?;
+        (normalize(name.trim()) == normalize(package))
+            .then(|| version.split(['#', ';', ' ']).next().unwrap_or("").trim().to_string())
+    })
 }
 
 #[test]
@@ -187,4 +194,93 @@ fn a_row_pinned_behind_says_so_on_its_page_and_every_path_is_in_the_table() {
         }
     }
     assert!(behind >= 1, "no row says it is pinned behind a newer major release");
+}
+
+/// The ids of the limitations an about.yaml lists (the `id:` of each `limitations:` entry; the
+/// schema checks their shape).
+fn limitation_ids(about: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut inside = false;
+    for line in about.lines() {
+        if !line.starts_with(' ') && !line.starts_with('-') && !line.trim().is_empty() && !line.starts_with('#') {
+            inside = line.starts_with("limitations:");
+            continue;
+        }
+        if inside && let Some(id) = line.trim().trim_start_matches("- ").strip_prefix("id:") {
+            ids.push(id.trim().trim_matches(['"', '\'']).to_string());
+        }
+    }
+    ids
+}
+
+/// Whether the reason of an `unsupported` decline carries what the contract asks of it
+/// (docs/protocol.md, "The framework adapter contract", rule 5): the error the framework itself
+/// raised, quoted after the call that raised it (`<call> refused <what>: <the error>`), or a
+/// documented limitation that about.yaml lists (`documented limitation <id>`).
+fn decline_is_accounted_for(reason: &str, limitations: &[String]) -> bool {
+    let quoted = reason
+        .find(" refused ")
+        .is_some_and(|at| reason[at..].split_once(": ").is_some_and(|(_, error)| !error.trim().is_empty()));
+    quoted || limitations.iter().any(|id| reason.contains(&format!("documented limitation {id}")))
+}
+
+#[test]
+fn a_decline_without_the_frameworks_error_or_a_documented_limitation_is_caught() {
+    let limitations = vec!["no-direct-call".to_string()];
+    for accounted in [
+        "unsupported: function_tool refused the function: UserError: additionalProperties should not be set",
+        "unsupported: FastMCP refused the function: ValueError: Functions with **kwargs are not supported as tools",
+        "unsupported: there is no direct call (documented limitation no-direct-call)",
+    ] {
+        assert!(decline_is_accounted_for(accounted, &limitations), "refused: {accounted}");
+    }
+    for shortcut in [
+        "unsupported: no function signature says this schema: the root keyword 'anyOf': a function signature cannot say it",
+        "unsupported: a zod raw shape cannot say this schema: the root declares additionalProperties: true",
+        "unsupported: the adapter refused it:",
+        "unsupported: there is no direct call (documented limitation not-listed)",
+    ] {
+        assert!(!decline_is_accounted_for(shortcut, &limitations), "accepted: {shortcut}");
+    }
+    let about = "package: x\nlimitations:\n  - id: no-direct-call\n    says: One.\n    source: a.py\nrepro: r.py\n";
+    assert_eq!(limitation_ids(about), limitations);
+}
+
+/// Every published standing of a framework adapter declines a case (`unsupported`) only where the
+/// framework itself refuses: each decline's reason quotes the framework's error, or names a
+/// documented limitation listed in the adapter's about.yaml with its source.
+#[test]
+fn every_published_decline_quotes_the_framework_or_a_documented_limitation() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    let mut read = 0;
+    for dir in adapters() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(about) = std::fs::read_to_string(dir.join(ABOUT_FILE)) else { continue };
+        let standing = root.join("reports").join(&name).join("standing.json");
+        let text = std::fs::read_to_string(&standing)
+            .unwrap_or_else(|e| panic!("{name} has an about.yaml but no published {}: {e}", standing.display()));
+        let json: tool_conformance::json::Value = tool_conformance::json::from_str(&text).expect("standing.json");
+        read += 1;
+        let limitations = limitation_ids(&about);
+        for case in json["cases"].as_array().expect("cases") {
+            let reason = case["reason"].as_str().unwrap_or("");
+            if case["status"].as_str() == Some("skip")
+                && reason.starts_with("unsupported:")
+                && !decline_is_accounted_for(reason, &limitations)
+            {
+                problems.push(format!(
+                    "{name}: {}: {}",
+                    case["id"].as_str().unwrap_or("?"),
+                    reason.lines().next().unwrap_or("")
+                ));
+            }
+        }
+    }
+    assert!(read >= 3, "only {read} published standings were read");
+    assert!(
+        problems.is_empty(),
+        "declines that neither quote the framework's error nor name a documented limitation:\n{}",
+        problems.join("\n")
+    );
 }

@@ -64,7 +64,7 @@ trap - EXIT
 # The adapter kits, installed as users install them (pip into a venv, npm into a project, both in
 # a temp dir): their own tests, then the example in each README against the harness.
 kits="$(mktemp -d)"
-python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet ./adapters/python
+python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "./adapters/python[signature]"
 (cd adapters/python && "$kits/venv/bin/python" -m unittest discover -s tests)
 awk '/^```python$/{f=1;next} /^```$/{if(f){exit}} f' adapters/python/README.md >"$kits/example.py"
 cargo run --quiet -- run --stdio "env PYTHONPATH=examples/adapters/python $kits/venv/bin/python $kits/example.py"

@@ -31,7 +31,9 @@
 # Every reproduction of the row's page (the one published, or with --check the page made in the
 # scratch folder) is then run from the adapter folder with its interpreter, 60 s at most each: one
 # that exits non-zero, times out, or prints neither a `the tool received:` nor a `the caller got:`
-# line fails the row (docs/protocol.md, "The reproduction template").
+# line fails the row (docs/protocol.md, "The reproduction template"), and so does one whose outcome
+# lines show something the page's standing does not record for its case (the tool running where the
+# call was refused, a refusal where the tool ran, another received value: reproductions.py compare).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -40,7 +42,7 @@ names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
-    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -165,7 +167,7 @@ reproductions() {
   fi
   read -r total distinct <<<"$counts"
   started=$(date +%s.%N)
-  while IFS=$'\t' read -r n head src; do
+  while IFS=$'\t' read -r n head src _; do
     [ "$n" = "$src" ] || continue
     ran=$((ran + 1))
     (cd "$dir" && timeout -k 5 "$repro_timeout" "${interpreter[@]}" <"$out/$n.src") >"$out/$n.out" 2>"$out/$n.err"
@@ -193,6 +195,16 @@ reproductions() {
     repro_note="$bad of the $ran reproductions of $page run from $dir fail (see above)"
     return 1
   fi
+  # What each printed, against what the page's standing records for its case.
+  template="$dir/$(sed -n 's/^repro:[[:space:]]*//p' "$dir/about.yaml" | tr -d "\"' \r" | head -n 1)"
+  if ! counts="$(python3 examples/adapters/reproductions.py compare "$out" "$(dirname "$page")/standing.json" "$template" 2>"$scratch/$name-compare-repro.txt")"; then
+    sed 's/^/  FAILED /' "$scratch/$name-compare-repro.txt"
+    repro_note="$(grep -c . "$scratch/$name-compare-repro.txt") of the reproductions of $page do not show what the page records (see above)"
+    return 1
+  fi
+  read -r compared uncompared <<<"$counts"
+  repro_note="$repro_note, $compared showing what the page records ($uncompared with no recorded answer to compare)"
+  echo "  reproductions compared with the page: $compared show what it records, $uncompared have no recorded answer to compare"
 }
 
 summary=()

@@ -273,22 +273,24 @@ fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
             if group.len() == 1 { "case" } else { "cases" },
             if errors > 0 { format!(", {errors} errored") } else { String::new() }
         );
-        let mut by_reason: Vec<(&str, usize)> = Vec::new();
+        let mut by_reason: Vec<(String, usize)> = Vec::new();
         for case in &group {
-            let reason = reasons.get(case.id.as_str()).copied().unwrap_or("");
+            // The words of the summary table (report::table::reasons) for a failure with no entry.
+            let reason = match reasons.get(case.id.as_str()).copied().unwrap_or("") {
+                "" if case.level == "required" => {
+                    "**Not explained**: no expected-failures entry covers these.".to_string()
+                }
+                "" => "No reason given (a reason is asked only where a required case fails).".to_string(),
+                given => escape(given),
+            };
             match by_reason.iter_mut().find(|(r, _)| *r == reason) {
                 Some((_, n)) => *n += 1,
                 None => by_reason.push((reason, 1)),
             }
         }
-        by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let _ = writeln!(out, "| what lies behind them | cases |\n|---|---|");
         for (reason, n) in by_reason {
-            let reason = if reason.is_empty() {
-                "**Not explained**: no expected-failures entry covers these.".to_string()
-            } else {
-                escape(reason)
-            };
             let _ = writeln!(out, "| {reason} | {n} |");
         }
         reproduction(out, inputs, corpus, &group);

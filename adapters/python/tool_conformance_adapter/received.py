@@ -1,9 +1,8 @@
 """What a tool's function received, as the JSON value an adapter answers with; and the arguments
 as a JSON parser hands them to the function.
 
-Shared by the Python framework adapters that map a schema to a function signature with
-signature.py beside this file (mcp-python, langchain-core-signature, llama-index, openai-agents),
-which import both from this folder by path.
+Shared by the Python framework adapters that map a schema to a function signature with the kit's
+`signature` (mcp-python, langchain-core-signature, llama-index, openai-agents).
 
 - `to_framework(value)`: a value of the kit's `loads` (numbers as Decimal) as `json.loads` makes
   it (integers exact, other numbers doubles), what a framework gets from a JSON parser;

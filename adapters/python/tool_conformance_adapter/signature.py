@@ -1,4 +1,7 @@
-"""A tool's JSON Schema turned into the Python function signature the MCP Python SDK reads.
+"""A tool's JSON Schema turned into the Python function signature a framework reads (the MCP
+Python SDK, langchain-core, LlamaIndex, the OpenAI Agents SDK), as their users write one. Unlike
+the rest of the kit it needs pydantic (which every such framework brings):
+`pip install "./adapters/python[signature]"` for its tests.
 
 The SDK has no way to register a tool from a JSON Schema: `MCPServer.add_tool` takes a function,
 and `func_metadata` builds the tool's argument model (and the schema it publishes) from the
@@ -144,6 +147,11 @@ class Parameter:
 @dataclass
 class Mapping:
     parameters: list = field(default_factory=list)
+    # `**kwargs` (its annotation), when the signature has one: `map_schema(..., open_root=True)`
+    # for a root open to other names, or a property name that can be no parameter.
+    var_keyword: Any = None
+    # The root keywords the nearest signature leaves out (`map_schema(..., nearest=True)`).
+    left_out: list = field(default_factory=list)
 
     def signature(self):
         return inspect.Signature(
@@ -153,7 +161,22 @@ class Mapping:
                 )
                 for p in self.parameters
             ]
+            + self._var_keyword()
         )
+
+    @property
+    def var_keyword_name(self):
+        """The name of the `**kwargs` parameter: `kwargs`, unless a parameter has that name."""
+        taken = {p.python_name for p in self.parameters}
+        name = "kwargs"
+        while name in taken:
+            name = "_" + name
+        return name
+
+    def _var_keyword(self):
+        if self.var_keyword is None:
+            return []
+        return [inspect.Parameter(self.var_keyword_name, inspect.Parameter.VAR_KEYWORD, annotation=self.var_keyword)]
 
     def user_signature(self):
         """The signature a user writes: the parameters in the schema's order, positional or keyword
@@ -169,11 +192,26 @@ class Mapping:
             ):
                 kind = inspect.Parameter.KEYWORD_ONLY
             parameters.append(inspect.Parameter(p.python_name, kind, annotation=p.annotation, default=p.default))
-        return inspect.Signature(parameters)
+        return inspect.Signature(parameters + self._var_keyword())
 
 
-def map_schema(schema):
-    """The signature for a tool's input schema (a plain JSON value: ints, floats, no Decimal)."""
+def map_schema(schema, open_root=False, nearest=False, odd_names="alias"):
+    """The signature for a tool's input schema (a plain JSON value: ints, floats, no Decimal).
+
+    By default a schema the table above cannot say exactly is `Unmappable`. The two options write
+    what a user of a framework that takes any signature writes instead:
+
+    - `open_root`: a root that admits other names (`additionalProperties` true or a schema,
+      `patternProperties`) gets a `**kwargs` parameter (annotated with the annotation of
+      `additionalProperties` when it is a schema);
+    - `odd_names="kwargs"` (instead of `"alias"`): a property whose name can be no parameter (`a.b`,
+      `from`) is no parameter but arrives through `**kwargs`, which the signature then has, for
+      a framework that passes names as keyword arguments and knows no alias;
+    - `nearest`: the nearest signature to a root it cannot say: a root `anyOf`/`oneOf` of
+      alternatives becomes the union of their properties, each required only where every branch
+      requires it; other root assertions (`allOf`, `minProperties`, `not`, ...) are left out; a
+      property with no annotation here is `Any`. What was left out is listed in `left_out`.
+    """
     if schema is True:
         schema = {}
     if not isinstance(schema, dict):
@@ -181,14 +219,29 @@ def map_schema(schema):
     root_type = schema.get("type", "object")
     if root_type != "object":
         raise Unmappable(f"the input schema's type is {root_type!r}: a function's arguments are one object")
+    mapping = Mapping()
+    if nearest:
+        schema = _nearest_root(schema, mapping.left_out)
     for key in schema:
+        if key == "patternProperties" and open_root:
+            continue
         if key not in ROOT_KEYWORDS and not _annotation_only(key):
             raise Unmappable(f"the root keyword {key!r}: a function signature cannot say it")
-    if schema.get("additionalProperties", False) is not False:
+    additional = schema.get("additionalProperties", False)
+    if (additional is not False or "patternProperties" in schema) and not open_root:
         raise Unmappable(
             "the root admits names it does not declare (additionalProperties): "
             "a function signature has a closed set of parameters"
         )
+    if additional is not False or "patternProperties" in schema:
+        mapping.var_keyword = Any
+        if isinstance(additional, dict) and additional:
+            try:
+                mapping.var_keyword = _type(additional, schema, name="Extra")
+            except Unmappable:
+                if not nearest:
+                    raise
+                mapping.left_out.append("additionalProperties")
     properties = schema.get("properties", {})
     if not isinstance(properties, dict):
         raise Unmappable("properties is not an object")
@@ -197,15 +250,22 @@ def map_schema(schema):
         raise Unmappable("required is not a list of names")
     names = list(properties) + [name for name in required if name not in properties]
     taken = {name for name in names if _legal(name)}
-    mapping = Mapping()
     for name in names:
+        if odd_names == "kwargs" and not _legal(name):
+            # No parameter can have this name: it arrives through **kwargs.
+            if mapping.var_keyword is None:
+                mapping.var_keyword = Any
+            continue
         python_name = _python_name(name, taken)
         taken.add(python_name)
         declared = name in properties
         try:
             annotation, extras, default = _property(properties[name], schema, name) if declared else (Any, {}, None)
         except Unmappable as why:
-            raise Unmappable(f"property {name!r}: {why}") from None
+            if not nearest:
+                raise Unmappable(f"property {name!r}: {why}") from None
+            mapping.left_out.append(f"properties/{name}")
+            annotation, extras, default = Any, {}, None
         is_required = name in required
         if is_required:
             default = inspect.Parameter.empty
@@ -221,6 +281,78 @@ def map_schema(schema):
             annotation = Annotated[annotation, Field(**extras)]
         mapping.parameters.append(Parameter(name, python_name, annotation, is_required, default))
     return mapping
+
+
+def as_users_write_it(schema, odd_names="alias"):
+    """The signature a framework's user writes for `schema`, trying the forms in order: the exact
+    signature where there is one, else `**kwargs` for a root open to other names and the nearest
+    signature for what no signature says (`map_schema`'s `open_root` and `nearest`). Every Python
+    framework adapter that maps a schema to a signature builds its tools with this, and so does its
+    reproduction template. Unmappable only for a root that is no object."""
+    return map_schema(schema, open_root=True, nearest=True, odd_names=odd_names)
+
+
+def received(mapping, bound):
+    """What a function with the mapping's signature received, under the schema's names: `bound`
+    (parameter name -> value, as Python binds a call) with `**kwargs` spread out and the optional
+    parameters the call left out (`NOT_SENT`) not among them."""
+    names = {p.python_name: p.name for p in mapping.parameters}
+    bound = dict(bound)
+    extra = bound.pop(mapping.var_keyword_name, {}) if mapping.var_keyword is not None else {}
+    out = {names.get(k, k): v for k, v in bound.items() if v is not NOT_SENT}
+    out.update(extra)
+    return out
+
+
+def recording_function(mapping, record, name, description=None):
+    """A function with the signature a user writes for the mapping (`user_signature`, annotations
+    set) whose body binds its call as Python does and hands `record` what it received
+    (`received`), returning what `record` returns."""
+    user_signature = mapping.user_signature()
+
+    def tool_function(*args, **kwargs):
+        return record(received(mapping, user_signature.bind(*args, **kwargs).arguments))
+
+    tool_function.__signature__ = user_signature
+    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
+    if mapping.var_keyword is not None:
+        tool_function.__annotations__[mapping.var_keyword_name] = mapping.var_keyword
+    tool_function.__name__ = tool_function.__qualname__ = name
+    tool_function.__doc__ = description if isinstance(description, str) else None
+    return tool_function
+
+
+def _nearest_root(schema, left_out):
+    """The root with what no signature says taken out (see `map_schema`'s `nearest`), each
+    keyword taken out named in `left_out`."""
+    schema = dict(schema)
+    for union in ("anyOf", "oneOf"):
+        branches = schema.pop(union, None)
+        if branches is None:
+            continue
+        left_out.append(union)
+        if not isinstance(branches, list):
+            continue
+        branches = [b if isinstance(b, dict) else {} for b in branches]
+        properties = dict(schema.get("properties", {}))
+        for branch in branches:
+            for name, sub in (branch.get("properties") or {}).items():
+                properties.setdefault(name, sub)
+        required = list(schema.get("required", []))
+        every = [set(b.get("required", [])) for b in branches]
+        for name in sorted(set.intersection(*every)) if every else []:
+            if name not in required:
+                required.append(name)
+        if properties:
+            schema["properties"] = properties
+        if required:
+            schema["required"] = required
+    for key in list(schema):
+        if key in ROOT_KEYWORDS or key == "patternProperties" or _annotation_only(key):
+            continue
+        left_out.append(key)
+        del schema[key]
+    return schema
 
 
 def _legal(name):
