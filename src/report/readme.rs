@@ -277,7 +277,7 @@ fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
         for case in &group {
             // The words of the summary table (report::table::reasons) for a failure with no entry.
             let reason = match reasons.get(case.id.as_str()).copied().unwrap_or("") {
-                "" if case.level == "required" => {
+                "" if case.level == Some(Level::Required) => {
                     "**Not explained**: no expected-failures entry covers these.".to_string()
                 }
                 "" => "No reason given (a reason is asked only where a required case fails).".to_string(),
