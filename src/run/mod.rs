@@ -23,8 +23,8 @@
 //! Describe cases compare the published schema with the registered one: required cases by the
 //! contract it states (`case::contract`), interpretation cases as a document. A normalize the
 //! target refused ([`TargetError::Refused`]) fails when the expected arguments pass validation
-//! under every reading the text allows ([`crate::corpus::passes_validation`]), and is skipped as
-//! not observable otherwise.
+//! under every reading the text allows, their numbers as sent or as expected
+//! ([`crate::corpus::passes_validation_as_sent`]), and is skipped as not observable otherwise.
 
 pub mod config;
 pub mod jobs;
@@ -194,7 +194,7 @@ impl<T: Target> Session<T> {
     fn normalize(&mut self, schema: &Value, arguments: &Value, expect: &Expect<Value>) -> Result<Status, TargetError> {
         let actual = match self.target.normalize(schema, arguments) {
             Ok(arguments) => arguments,
-            Err(TargetError::Refused(error)) => return Ok(refused(schema, expect, error)),
+            Err(TargetError::Refused(error)) => return Ok(refused(schema, arguments, expect, error)),
             Err(other) => return Err(other),
         };
         Ok(match expect {
@@ -324,10 +324,10 @@ enum ErrorContract {
 /// fails when a conforming runtime would have let the arguments, normalized as expected, through.
 /// When they break the tool's schema, a conforming runtime that also validates (PLAT-162) refuses
 /// them too, and what normalization made of them cannot be seen: the case is skipped, saying so.
-fn refused(schema: &Value, expect: &Expect<Value>, error: Value) -> Status {
+fn refused(schema: &Value, sent: &Value, expect: &Expect<Value>, error: Value) -> Status {
     let actual = json!({ "rejected": error });
     match expect {
-        Expect::One(expected) if crate::corpus::passes_validation(schema, expected) => {
+        Expect::One(expected) if crate::corpus::passes_validation_as_sent(schema, expected, sent) => {
             Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual))
         }
         Expect::One(_) => Status::Skip {
