@@ -276,3 +276,57 @@ fn the_fuzzer_catches_every_ruled_out_reading_in_its_clauses() {
     assert!(missed.is_empty(), "ruled-out readings the fuzzer did not catch in their clauses:\n{}", missed.join("\n"));
     assert!(closed.is_empty(), "caught now, so remove from FUZZ_UNREACHED: {closed:?}");
 }
+
+/// The readings the reference records agree with the strictest reading the texts allow, however a
+/// schema says what it says (a type or a list of one, a one-branch `anyOf`, a `$ref`, the schema
+/// `true`; the generators spell parameters each way): whenever a call's answer takes no reading,
+/// and the reference executes it, what its handler receives passes validation under the
+/// strictest reading (`corpus::passes_validation`). A recorder that misses a spelling lets a
+/// generated case hold a careful reader to the reference's reading at the required level.
+#[test]
+fn every_reading_recorder_agrees_with_the_strictest_validator() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    use tool_conformance::Tool;
+    use tool_conformance::corpus::passes_validation;
+    use tool_conformance::fuzz::generate::raw;
+    use tool_conformance::reference::readings::of_invoke;
+    use tool_conformance::reference::registry::Registry;
+
+    let mut runner =
+        TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[27; 32]));
+    let (mut executed, mut spelled, mut disagreements) = (0, 0, Vec::new());
+    for _ in 0..PROPERTY_CASES {
+        let generated = raw().new_tree(&mut runner).expect("a generated case").current().build();
+        let (schema, arguments) = (&generated.schema, &generated.arguments);
+        let tools = vec![Tool { name: "t".into(), description: None, input_schema: schema.clone() }];
+        let Ok(registry) = Registry::new(&tools) else { continue };
+        let executor = registry.executor("t").expect("registered");
+        let mut received = None;
+        let answer = executor.execute(arguments, &mut |v| received = Some(v)).map(|()| received.clone().unwrap());
+        let readings = of_invoke(schema, arguments, &answer);
+        let Ok(received) = answer else { continue };
+        if readings.level() != Level::Required {
+            continue;
+        }
+        executed += 1;
+        let text = schema.to_string();
+        if ["\"$ref\"", "\"anyOf\"", "\"type\":[", ":true"].iter().any(|s| text.contains(s)) {
+            spelled += 1;
+        }
+        if !passes_validation(schema, &received) && disagreements.len() < 10 {
+            disagreements.push(format!("  schema {schema}\n  arguments {arguments}\n  received {received}"));
+        }
+    }
+    println!("{executed} executed calls that took no reading, {spelled} of them with a respelled schema");
+    assert!(executed > PROPERTY_CASES as usize / 20, "too few executed calls to judge: {executed}");
+    assert!(spelled > executed / 10, "too few respelled schemas: {spelled} of {executed}");
+    assert!(
+        disagreements.is_empty(),
+        "calls the reference executes at the required level that the strictest reading rejects:\n{}",
+        disagreements.join("\n\n")
+    );
+}
+
+/// Generated calls in the property test.
+const PROPERTY_CASES: u32 = 4000;

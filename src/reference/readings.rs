@@ -463,7 +463,10 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
         {
             readings.take(Reading::UndeclaredRequired);
         }
-        if contains_key(schema, "minLength") && map.values().any(|v| v.as_str().is_some_and(|s| !s.is_ascii())) {
+        // A string at any depth: the minLength that counts it may sit in a nested schema.
+        let mut non_ascii = false;
+        each_leaf(&normalized, 0, &mut |leaf, _| non_ascii |= leaf.as_str().is_some_and(|s| !s.is_ascii()));
+        if non_ascii && contains_key(schema, "minLength") {
             readings.take(Reading::CodePoints);
         }
         // The other readings of nested values: validated, or closed (only a container can hold
@@ -587,14 +590,21 @@ fn strip(schema: &Value, keywords: &[&str]) -> Value {
 }
 
 /// The schema with every object schema below the root closed when it declares no
-/// additionalProperties.
+/// additionalProperties. An object schema is one that declares properties or whose type is
+/// `object` or a list that holds it, wherever it sits (under `items`, a union's branch, `$defs`).
 fn nested_closed(schema: &Value) -> Value {
     fn close(schema: &Value) -> Value {
         match schema {
             Value::Object(map) => {
                 let mut out: Map<String, Value> = map.iter().map(|(k, v)| (k.clone(), close(v))).collect();
-                let object = map.get("type") == Some(&Value::String("object".into())) || map.contains_key("properties");
-                if object && !map.contains_key("additionalProperties") {
+                let typed = match map.get("type") {
+                    Some(Value::String(t)) => t == "object",
+                    Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+                    _ => false,
+                };
+                let object = typed || map.contains_key("properties");
+                let open = map.contains_key("additionalProperties") || map.contains_key("unevaluatedProperties");
+                if object && !open {
                     out.insert("additionalProperties".into(), Value::Bool(false));
                 }
                 Value::Object(out)
