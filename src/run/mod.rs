@@ -15,7 +15,8 @@
 //! schema does not expect; on HTTP it points to get_api_spec (in any string it holds); the same
 //! call repeated gives the identical error; and the same arguments with their keys reversed give
 //! the same problems. What PLAT-162 leaves open is checked at the interpretation level and
-//! reported apart ([`READING_CHECKS`]): that the message names every field and get_api_spec, that
+//! reported apart ([`READING_CHECKS`]): that the message names every field, that it names
+//! get_api_spec on every transport, that
 //! the expected fields are exactly the suite's set, and that the error is identical whatever the
 //! key order and on every transport. In a case of a rule whose file says `rejections: problems`
 //! a rejection is read for its problems only (`ErrorContract`).
@@ -60,11 +61,9 @@ impl Run {
 /// The checks the runner makes beyond what the rule text forces, by name, with what each holds an
 /// implementation to. Each is a reading of `docs/interpretations.md` ("Checks beyond the text"),
 /// reported apart and never deciding a case's status.
-pub const READING_CHECKS: [(&str, &str); 4] = [
-    (
-        "message-names-fields",
-        "the error's message mentions get_api_spec, every problem's field and every expected field",
-    ),
+pub const READING_CHECKS: [(&str, &str); 5] = [
+    ("message-names-fields", "the error's message mentions every problem's field and every expected field"),
+    ("message-points-to-get-api-spec", "the error's message mentions get_api_spec, on every transport"),
     (
         "expected-fields-exact",
         "expected_fields is exactly every declared root property plus the names the root and its anyOf/oneOf \
@@ -394,6 +393,7 @@ impl Calls<'_> {
         };
         let mut checks = vec![
             reading("message-names-fields", first_failure(&|t, e| message_names(t, &e["error"], problems, &fields))),
+            reading("message-points-to-get-api-spec", first_failure(&|t, e| message_points(t, &e["error"]))),
             reading("expected-fields-exact", first_failure(&|t, e| exact_fields(t, &e["error"], &fields))),
         ];
         let (first_transport, first) = &self.calls[0];
@@ -541,8 +541,18 @@ fn mentions(value: &Value, word: &str) -> bool {
     }
 }
 
-/// Reading `message-names-fields`: the message mentions get_api_spec, every problem's field and
-/// every expected field.
+/// Reading `message-points-to-get-api-spec`: the message mentions get_api_spec, whatever the
+/// transport (the text asks it of HTTP callers only, and of the error, not its message).
+fn message_points(transport: Transport, error: &Value) -> Result<(), Box<Failure>> {
+    let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
+    if message.contains(SPEC_TOOL) {
+        return Ok(());
+    }
+    fail(format!("the message on {transport} mentions {SPEC_TOOL}"), json!(true), json!(false))
+}
+
+/// Reading `message-names-fields`: the message mentions every problem's field and every expected
+/// field.
 fn message_names(
     transport: Transport,
     error: &Value,
@@ -550,7 +560,7 @@ fn message_names(
     fields: &[String],
 ) -> Result<(), Box<Failure>> {
     let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
-    let mut terms: Vec<&str> = vec![SPEC_TOOL];
+    let mut terms: Vec<&str> = Vec::new();
     terms.extend(problems.iter().filter_map(|p| p.field.as_deref()));
     terms.extend(fields.iter().map(String::as_str));
     terms.sort();
