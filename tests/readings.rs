@@ -294,8 +294,7 @@ fn every_reading_recorder_agrees_with_the_strictest_validator() {
     use tool_conformance::reference::readings::of_invoke;
     use tool_conformance::reference::registry::Registry;
 
-    let mut runner =
-        TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[27; 32]));
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[27; 32]));
     let (mut executed, mut spelled, mut disagreements) = (0, 0, Vec::new());
     for _ in 0..PROPERTY_CASES {
         let generated = raw().new_tree(&mut runner).expect("a generated case").current().build();

@@ -333,7 +333,14 @@ fn param() -> impl Strategy<Value = Param> {
         (proptest::bool::weighted(0.2), proptest::bool::weighted(0.15), prop_oneof![8 => Just(0u8), 1 => 1u8..4]),
         prop_oneof![6 => Just(0u8), 1 => 1u8..5],
     )
-        .prop_map(|(name, decl, required, sent, extras, spelling)| Param { name, decl, required, sent, extras, spelling })
+        .prop_map(|(name, decl, required, sent, extras, spelling)| Param {
+            name,
+            decl,
+            required,
+            sent,
+            extras,
+            spelling,
+        })
 }
 
 fn kind() -> impl Strategy<Value = Kind> {
