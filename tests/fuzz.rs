@@ -83,8 +83,9 @@ fn hunt(entry: catalog_entry::Entry, corpus: &Corpus, dir: &Path) -> Hunt {
         let line = format!("{name:36} {clause:26} NOT FOUND in {} cases (found instead: {other:?})", report.cases);
         return Hunt { line, found: false, reproduced: false, written: 0 };
     };
+    let first = report.required.first().map_or("-".to_string(), |r| r.clauses[0].clone());
     let line = format!(
-        "{name:36} {clause:26} found after {:>5} cases ({}), shrunk in {} steps: {}",
+        "{name:36} {clause:26} found after {:>5} cases ({}), shrunk in {} steps: {} [first required finding: {first}]",
         f.index + 1,
         f.level,
         f.shrink_steps,
