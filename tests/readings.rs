@@ -328,3 +328,101 @@ fn every_reading_recorder_agrees_with_the_strictest_validator() {
 
 /// Generated calls in the property test.
 const PROPERTY_CASES: u32 = 4000;
+
+/// The same property from the other side: on generated inputs whose answer takes no reading
+/// (`reference::readings` records none), every implementation of `readings/allowed.rs` answers as
+/// the reference does: the same normalized arguments, and on a direct call the same outcome, what
+/// the handler received, or the same problems (kind and field, in any order). A refused normalize
+/// is left out (the runner judges it apart). So each recorder names every reading an allowed
+/// implementation can take on these inputs, however the schema spells what it says.
+#[test]
+fn every_allowed_reading_answers_an_input_that_takes_no_reading_as_the_reference() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    use serde_json::Value;
+    use tool_conformance::fuzz::generate::{Kind, raw};
+    use tool_conformance::reference::normalize::normalize;
+    use tool_conformance::reference::readings::{of_invoke, of_normalize};
+    use tool_conformance::reference::registry::Registry;
+    use tool_conformance::{Invocation, Target, Tool, Transport};
+
+    /// An answer reduced to what every allowed reading must share.
+    fn shared(invocation: &Invocation) -> Value {
+        match invocation {
+            Invocation::Executed { received, .. } => serde_json::json!({ "executed": received }),
+            Invocation::Rejected { error, .. } => {
+                let mut problems: Vec<String> = error["problems"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|p| format!("{}:{}", p["kind"], p["field"]))
+                    .collect();
+                problems.sort();
+                serde_json::json!({ "rejected": problems })
+            }
+        }
+    }
+
+    let mut variants: Vec<(&'static str, Defective, bool)> = allowed::all()
+        .into_iter()
+        .map(|v| {
+            let mut target = Defective::new(v.name, v.defect);
+            let validates = target.start().expect("starts").rules.iter().any(|r| r == "PLAT-162");
+            (v.name, target, validates)
+        })
+        .collect();
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[62; 32]));
+    let (mut judged, mut disagreements) = (0, Vec::new());
+    for _ in 0..VARIANT_PROPERTY_CASES {
+        let generated = raw().new_tree(&mut runner).expect("a generated case").current().build();
+        let (schema, arguments) = (&generated.schema, &generated.arguments);
+        let tools = vec![Tool { name: "t".into(), description: None, input_schema: schema.clone() }];
+        let Ok(registry) = Registry::new(&tools) else { continue };
+        if generated.kind == Kind::Normalize {
+            if of_normalize(schema, arguments).level() != Level::Required {
+                continue;
+            }
+            judged += 1;
+            let expected = normalize(schema, arguments);
+            for (name, target, _) in &mut variants {
+                if let Ok(got) = target.normalize(schema, arguments) {
+                    if expected != got && disagreements.len() < 10 {
+                        disagreements.push(format!("  {name}: normalize {schema} {arguments}: {got}"));
+                    }
+                }
+            }
+            continue;
+        }
+        let executor = registry.executor("t").expect("registered");
+        let mut received = None;
+        let answer = executor.execute(arguments, &mut |v| received = Some(v)).map(|()| received.clone().unwrap());
+        if of_invoke(schema, arguments, &answer).level() != Level::Required {
+            continue;
+        }
+        judged += 1;
+        let reference = shared(&match &answer {
+            Ok(received) => Invocation::Executed { handler_calls: 1, received: received.clone() },
+            Err(rejection) => Invocation::Rejected { handler_calls: 0, error: rejection.to_json() },
+        });
+        for (name, target, validates) in &mut variants {
+            if !*validates {
+                continue;
+            }
+            target.register(&tools).expect("registers");
+            let got = shared(&target.invoke("t", Transport::Direct, arguments).expect("answers"));
+            if reference != got && disagreements.len() < 10 {
+                disagreements.push(format!("  {name}: invoke {schema} {arguments}:\n    {reference}\n    {got}"));
+            }
+        }
+    }
+    println!("{judged} generated inputs that take no reading");
+    assert!(judged > VARIANT_PROPERTY_CASES as usize / 3, "too few inputs judged: {judged}");
+    assert!(
+        disagreements.is_empty(),
+        "allowed readings that answer an input taking no reading otherwise:\n{}",
+        disagreements.join("\n")
+    );
+}
+
+/// Generated inputs in the property over the allowed readings.
+const VARIANT_PROPERTY_CASES: u32 = 3000;
