@@ -244,12 +244,13 @@ fn json_text_readings(root: &Value, parameter: Option<&Value>, text: &str, readi
 }
 
 /// Whether a parameter's declared types are read the same way under every reading: one type
-/// name and no `$ref` or union, or nothing that could declare a type at all.
+/// name (or a list of one) and no `$ref` or union, or nothing that could declare a type at all.
 fn plain_declaration(parameter: &Value) -> bool {
     let Value::Object(map) = parameter else { return true };
     let unions = ["$ref", "anyOf", "oneOf", "allOf"].iter().any(|k| map.contains_key(*k));
     match map.get("type") {
         Some(Value::String(_)) => !unions,
+        Some(Value::Array(types)) if types.len() == 1 && types[0].is_string() => !unions,
         Some(_) => false,
         None => !unions && !map.contains_key("items") && !map.contains_key("properties"),
     }
