@@ -426,3 +426,28 @@ fn every_allowed_reading_answers_an_input_that_takes_no_reading_as_the_reference
 
 /// Generated inputs in the property over the allowed readings.
 const VARIANT_PROPERTY_CASES: u32 = 3000;
+
+/// The behaviours the informational case on a lone surrogate escape names are the answers that
+/// show them, as the harness reads an answer off the wire: the text kept, the list holding the
+/// lone surrogate itself (what JavaScript's and Python's JSON parsers give), and the list holding
+/// U+FFFD.
+#[test]
+fn the_lone_surrogate_behaviours_match_the_answers_that_show_them() {
+    use tool_conformance::case::{Check, Expect};
+    use tool_conformance::target::protocol::parse_answer;
+    let corpus = corpus();
+    let case = corpus.cases.iter().find(|c| c.id == "RT-TOOL-8/json-decoding/lone-surrogate-escape").expect("the case");
+    let Check::Normalize { expect: Expect::Behaviours(behaviours), .. } = &case.check else {
+        panic!("a normalize case with behaviours")
+    };
+    for (answer, behaviour) in [
+        (r#"{"tags":"[\"\\ud800\"]"}"#, "left-as-sent"),
+        (r#"{"tags":["\ud800"]}"#, "decoded-keeping-surrogate"),
+        (r#"{"tags":["\ufffd"]}"#, "decoded-with-replacement"),
+    ] {
+        let answer = parse_answer(answer).expect("valid JSON");
+        let matching: Vec<&str> =
+            behaviours.iter().filter(|(_, expected)| *expected == answer).map(|(name, _)| name.as_str()).collect();
+        assert_eq!(matching, [behaviour], "{answer}");
+    }
+}
