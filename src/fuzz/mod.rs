@@ -11,8 +11,11 @@
 //! and wording the rule leaves free is no finding. A failure is a finding, named by the clause
 //! its difference breaks ([`attribute`]); a target that cannot answer is reported apart, with
 //! the request. A finding is shrunk (proptest's shrinking of the generated data, keeping "the
-//! target still fails at the same level in the same clause"), then written as a case file
-//! ([`mod@write`]) that `check --add-cases` accepts and `run --add-cases` reproduces.
+//! target still fails at the same level in the same clause"), rid of what normalization changed
+//! when that does not change the outcome, and filed under the rule whose check failed; findings
+//! are told apart after shrinking, by level, clause and kind of check. Each is then written as a case
+//! ([`mod@write`]) that `check --add-cases` accepts, the reference passes and `run --add-cases`
+//! fails the target on again, except a failed check beyond the text, which no case holds.
 
 pub mod attribute;
 pub mod generate;
