@@ -16,9 +16,8 @@
 //! call repeated gives the identical error; and the same arguments with their keys reversed give
 //! the same problems. What PLAT-162 leaves open is checked at the interpretation level and
 //! reported apart ([`READING_CHECKS`]): that the message names every field, that it names
-//! get_api_spec on every transport, that
-//! the expected fields are exactly the suite's set, and that the error is identical whatever the
-//! key order and on every transport. In a case of a rule whose file says `rejections: problems`
+//! get_api_spec on every transport, that the expected fields are exactly the suite's set, and that
+//! the error is identical whatever the key order and on every transport. In a case of a rule whose file says `rejections: problems`
 //! a rejection is read for its problems only (`ErrorContract`).
 //!
 //! Describe cases compare the published schema with the registered one: required cases by the
