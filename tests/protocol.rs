@@ -205,7 +205,7 @@ impl tool_conformance::Target for Refusing {
 #[test]
 fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must_refuse_too() {
     use tool_conformance::case::{Check, Expect};
-    use tool_conformance::judge::passes_validation;
+    use tool_conformance::judge::passes_validation_as_sent;
     use tool_conformance::peer::remote::Remote;
     use tool_conformance::peer::transcript::WireLog;
     use tool_conformance::run::jobs::{Instance, run_cases};
@@ -222,17 +222,21 @@ fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must
     let mut session = runner::Session::start(Refusing(Reference::new()));
     let (mut failed, mut skipped) = (0, 0);
     for (case, outcome) in cases.iter().zip(&ran.run.outcomes) {
-        let Check::Normalize { input_schema, expect: Expect::One(expected), .. } = &case.check else { unreachable!() };
+        let Check::Normalize { input_schema, arguments, expect: Expect::One(expected) } = &case.check else {
+            unreachable!()
+        };
+        let passes = passes_validation_as_sent(input_schema, expected, arguments);
         match &outcome.status {
-            // Arguments that, normalized as expected, pass validation should have reached the tool.
-            Status::Fail(failure) if passes_validation(input_schema, expected) => {
+            // Arguments that, normalized as expected (their numbers as sent, too), pass validation
+            // should have reached the tool.
+            Status::Fail(failure) if passes => {
                 assert_eq!(failure.actual, json!({"rejected": {"message": "1 validation error: ops must be array"}}));
                 assert!(failure.exchange.iter().any(|line| line.contains("\"rejected\":")), "{:?}", failure.exchange);
                 failed += 1;
             }
             // Arguments that break the schema once normalized are refused by a validating runtime
             // too: what normalization made of them cannot be seen.
-            Status::Skip { reason } if !passes_validation(input_schema, expected) => {
+            Status::Skip { reason } if !passes => {
                 assert!(reason.starts_with("not observable"), "{reason}");
                 skipped += 1;
             }

@@ -12,8 +12,11 @@
 //! and wording the rule leaves free is no finding. A failure is a finding, named by the clause
 //! its difference breaks ([`attribute`]); a target that cannot answer is reported apart, with
 //! the request. A finding is shrunk (proptest's shrinking of the generated data, keeping "the
-//! target still fails at the same level in the same clause"), then written as a case file
-//! ([`mod@write`]) that `check --add-cases` accepts and `run --add-cases` reproduces.
+//! target still fails at the same level in the same clause"), rid of what normalization changed
+//! when that does not change the outcome, and filed under the rule whose check failed; findings
+//! are told apart after shrinking, by level, clause and kind of check. Each is then written as a case
+//! ([`mod@write`]) that `check --add-cases` accepts, the reference passes and `run --add-cases`
+//! fails the target on again, except a failed check beyond the text, which no case holds.
 
 pub mod attribute;
 pub mod generate;
@@ -284,7 +287,7 @@ fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, n
                 return Verdict::Found {
                     level: Level::Interpretation,
                     clauses: vec!["PLAT-162.one-error".into()],
-                    readings: vec![format!("check beyond the text: {}", check.check)],
+                    readings: vec![format!("{BEYOND_THE_TEXT}{}", check.check)],
                     case: Box::new(case),
                     failure: Box::new(failure),
                 };
@@ -311,6 +314,7 @@ fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, n
             let clauses = attribute::clauses(&case, generated, &failure);
             let mut case = case;
             case.clauses = clauses.clone();
+            attribute::file_under(&mut case);
             Verdict::Found {
                 level: case.level,
                 clauses,
@@ -445,11 +449,11 @@ pub fn fuzz(
                     Level::Required => report.judged.0 += 1,
                     _ => report.judged.1 += 1,
                 }
-                let signature = (level, clauses[0].clone(), check_kind(&failure.check));
-                if seen.contains(&signature) {
+                let first = signature(level, &clauses, &readings, &failure);
+                if seen.contains(&first) {
                     report.repeats += 1;
                 } else {
-                    seen.push(signature);
+                    seen.push(first.clone());
                     let mut finding = Finding {
                         level,
                         clauses,
@@ -462,11 +466,18 @@ pub fn fuzz(
                         file: None,
                     };
                     shrink(&mut session, &mut tree, &mut finding, &id, &note);
+                    // Shrinking may show it to be one already found: a duplicate is counted, not kept.
+                    let shrunk = signature(finding.level, &finding.clauses, &finding.readings, &finding.failure);
+                    if shrunk != first && seen.contains(&shrunk) {
+                        report.repeats += 1;
+                        continue;
+                    }
+                    seen.push(shrunk);
                     if let Some(dir) = &config.out {
-                        finding.file = write::case_file(dir, &finding).ok();
+                        finding.file = write::case_file(dir, &finding).ok().flatten();
                     }
                     let done = stop(&finding);
-                    match level {
+                    match finding.level {
                         Level::Required => report.required.push(finding),
                         _ => report.interpretation.push(finding),
                     }
@@ -488,14 +499,28 @@ pub fn fuzz(
     report
 }
 
-/// A failure's check without its transport, for telling one kind of finding from another.
-fn check_kind(check: &str) -> String {
-    let mut kind = check.to_string();
+/// What tells one kind of finding from another: its level, the clause it is named by, and the
+/// kind of check that failed ([`check_kind`]).
+fn signature(level: Level, clauses: &[String], readings: &[String], failure: &Failure) -> (Level, String, String) {
+    (level, clauses.first().cloned().unwrap_or_default(), check_kind(readings, &failure.check))
+}
+
+/// A failure's kind of check: for a check beyond the text, its name; otherwise the check without
+/// its transport and without what it quotes (a message's text), so that one kind of failure is
+/// one finding whatever the words.
+fn check_kind(readings: &[String], check: &str) -> String {
+    if let Some(name) = readings.iter().find_map(|r| r.strip_prefix(BEYOND_THE_TEXT)) {
+        return name.to_string();
+    }
+    let mut kind = check.split(" (message: ").next().unwrap_or_default().to_string();
     for transport in Transport::ALL {
         kind = kind.replace(transport.as_str(), "T");
     }
     kind
 }
+
+/// How a finding of a check beyond the text names that check among its readings.
+pub const BEYOND_THE_TEXT: &str = "check beyond the text: ";
 
 /// Shrinks a finding: simplifies the generated data while the target still fails it at the same
 /// level and in the same clause.
@@ -541,4 +566,67 @@ fn shrink<T: Target>(
         }
     }
     finding.shrink_steps = steps;
+    let shrunk = tree.current().build();
+    drop_normalization(session, &shrunk, finding, id, note);
+    refile_by_normalization(session, &shrunk, finding, id, note);
+}
+
+/// A finding filed under PLAT-162 on a call whose arguments the target also normalizes other than
+/// the reference, when asked to normalize them alone (a required normalize case): the validation
+/// difference comes from what normalization made of the arguments (JSON text decoded where the
+/// text does not allow it), so the finding is that normalize case, filed under RT-TOOL-8.
+fn refile_by_normalization<T: Target>(
+    session: &mut Session<T>,
+    shrunk: &Generated,
+    finding: &mut Finding,
+    id: &str,
+    note: &str,
+) {
+    if finding.case.rule != "PLAT-162" || !matches!(finding.case.check, Check::Invoke { .. }) {
+        return;
+    }
+    if !shrunk.arguments.as_object().is_some_and(|m| m.values().any(Value::is_string)) {
+        return;
+    }
+    let alone = Generated { kind: Kind::Normalize, ..shrunk.clone() };
+    if let Verdict::Found { level, clauses, readings, case, failure } = judge(session, &alone, id, note) {
+        if level == finding.level && case.rule == "RT-TOOL-8" {
+            finding.clauses = clauses;
+            finding.readings = readings;
+            finding.case = *case;
+            finding.failure = *failure;
+            finding.shrink_steps += 1;
+        }
+    }
+}
+
+/// A finding on a call whose arguments normalization changes (filed under RT-TOOL-8.1) whose
+/// target fails the same way, at the same level and in the same kind of check, when sent the
+/// arguments already normalized: what normalization changed (an irrelevant character reference,
+/// JSON text) does not change the outcome, so it is dropped, and the finding is filed under the
+/// rule whose check failed.
+fn drop_normalization<T: Target>(
+    session: &mut Session<T>,
+    shrunk: &Generated,
+    finding: &mut Finding,
+    id: &str,
+    note: &str,
+) {
+    if finding.case.rule != "RT-TOOL-8" || !matches!(finding.case.check, Check::Invoke { .. }) {
+        return;
+    }
+    let normalized = Generated { arguments: normalize(&shrunk.schema, &shrunk.arguments), ..shrunk.clone() };
+    if normalized.arguments == shrunk.arguments {
+        return;
+    }
+    let kind = check_kind(&finding.readings, &finding.failure.check);
+    if let Verdict::Found { level, clauses, readings, case, failure } = judge(session, &normalized, id, note) {
+        if level == finding.level && check_kind(&readings, &failure.check) == kind {
+            finding.clauses = clauses;
+            finding.readings = readings;
+            finding.case = *case;
+            finding.failure = *failure;
+            finding.shrink_steps += 1;
+        }
+    }
 }

@@ -12,11 +12,9 @@ use serde_json::{Map, Value, json};
 /// The checks the runner makes beyond what the rule text forces, by name, with what each holds an
 /// implementation to. Each is a reading of `docs/interpretations.md` ("Checks beyond the text"),
 /// reported apart and never deciding a case's status.
-pub const READING_CHECKS: [(&str, &str); 4] = [
-    (
-        "message-names-fields",
-        "the error's message mentions get_api_spec, every problem's field and every expected field",
-    ),
+pub const READING_CHECKS: [(&str, &str); 5] = [
+    ("message-names-fields", "the error's message mentions every problem's field and every expected field"),
+    ("message-points-to-get-api-spec", "the error's message mentions get_api_spec, on every transport"),
     (
         "expected-fields-exact",
         "expected_fields is exactly every declared root property plus the names the root and its anyOf/oneOf \
@@ -152,6 +150,7 @@ impl Calls<'_> {
         };
         let mut checks = vec![
             reading("message-names-fields", first_failure(&|t, e| message_names(t, &e["error"], problems, &fields))),
+            reading("message-points-to-get-api-spec", first_failure(&|t, e| message_points(t, &e["error"]))),
             reading("expected-fields-exact", first_failure(&|t, e| exact_fields(t, &e["error"], &fields))),
         ];
         let (first_transport, first) = &self.calls[0];
@@ -299,8 +298,18 @@ fn mentions(value: &Value, word: &str) -> bool {
     }
 }
 
-/// Reading `message-names-fields`: the message mentions get_api_spec, every problem's field and
-/// every expected field.
+/// Reading `message-points-to-get-api-spec`: the message mentions get_api_spec, whatever the
+/// transport (the text asks it of HTTP callers only, and of the error, not its message).
+fn message_points(transport: Transport, error: &Value) -> Result<(), Box<Failure>> {
+    let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
+    if message.contains(SPEC_TOOL) {
+        return Ok(());
+    }
+    fail(format!("the message on {transport} mentions {SPEC_TOOL}"), json!(true), json!(false))
+}
+
+/// Reading `message-names-fields`: the message mentions every problem's field and every expected
+/// field.
 fn message_names(
     transport: Transport,
     error: &Value,
@@ -308,7 +317,7 @@ fn message_names(
     fields: &[String],
 ) -> Result<(), Box<Failure>> {
     let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
-    let mut terms: Vec<&str> = vec![SPEC_TOOL];
+    let mut terms: Vec<&str> = Vec::new();
     terms.extend(problems.iter().filter_map(|p| p.field.as_deref()));
     terms.extend(fields.iter().map(String::as_str));
     terms.sort();

@@ -14,7 +14,7 @@
 //!   string it holds); the same call repeated gives the identical error; and the same arguments
 //!   with their keys reversed give the same problems. What PLAT-162 leaves open is checked at the
 //!   interpretation level and reported apart ([`READING_CHECKS`]): that the message names every
-//!   field and get_api_spec, that the expected fields are exactly the suite's set, and that the
+//!   field, that it names get_api_spec on every transport, that the expected fields are exactly the suite's set, and that the
 //!   error is identical whatever the key order and on every transport. In a case of a rule whose
 //!   file says `rejections: problems` a rejection is read for its problems only;
 //! - a describe case (`describe`): the published schema against the registered one, required
@@ -30,7 +30,7 @@ pub mod outcome;
 pub(crate) mod strictest;
 
 pub use invoke::READING_CHECKS;
-pub use strictest::passes_validation;
+pub use strictest::{passes_validation, passes_validation_as_sent};
 
 use crate::case::tool::{Transport, View};
 use crate::case::{Case, Check};
@@ -67,8 +67,8 @@ pub(crate) fn judge(case: &Case, answers: &Answers) -> Outcome {
 
 fn status(case: &Case, answers: &Answers) -> (Status, Vec<ReadingCheck>) {
     match (&case.check, answers) {
-        (Check::Normalize { input_schema, expect, .. }, Answers::Normalized(answer)) => {
-            (normalize::judge(input_schema, expect, answer), Vec::new())
+        (Check::Normalize { input_schema, arguments, expect }, Answers::Normalized(answer)) => {
+            (normalize::judge(input_schema, arguments, expect, answer), Vec::new())
         }
         (Check::Invoke { tools, tool, expect, .. }, Answers::Invoked { calls, rechecks }) => {
             let schema = tools.iter().find(|t| t.name == *tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);

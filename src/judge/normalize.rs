@@ -8,11 +8,11 @@ use crate::judge::outcome::{Failure, Observation, Status};
 use serde_json::{Value, json};
 
 /// What a normalize answered (`Ok`: the arguments reaching the tool; `Err`: the error it refused
-/// them with) comes to against `expect`, for a tool of `schema`.
-pub(crate) fn judge(schema: &Value, expect: &Expect<Value>, answer: &Result<Value, Value>) -> Status {
+/// them with) comes to against `expect`, for a tool of `schema` sent the arguments `sent`.
+pub(crate) fn judge(schema: &Value, sent: &Value, expect: &Expect<Value>, answer: &Result<Value, Value>) -> Status {
     let actual = match answer {
         Ok(arguments) => arguments.clone(),
-        Err(error) => return refused(schema, expect, error.clone()),
+        Err(error) => return refused(schema, sent, expect, error.clone()),
     };
     match expect {
         Expect::One(expected) if same(expected, &actual) => Status::Pass,
@@ -28,10 +28,13 @@ pub(crate) fn judge(schema: &Value, expect: &Expect<Value>, answer: &Result<Valu
 /// fails when a conforming runtime would have let the arguments, normalized as expected, through.
 /// When they break the tool's schema, a conforming runtime that also validates (PLAT-162) refuses
 /// them too, and what normalization made of them cannot be seen: the case is skipped, saying so.
-fn refused(schema: &Value, expect: &Expect<Value>, error: Value) -> Status {
+/// Their numbers are read as sent as well as as expected
+/// ([`crate::judge::strictest::passes_validation_as_sent`]): a runtime may keep `1E+2` as it
+/// arrived and count it no integer.
+fn refused(schema: &Value, sent: &Value, expect: &Expect<Value>, error: Value) -> Status {
     let actual = json!({ "rejected": error });
     match expect {
-        Expect::One(expected) if crate::judge::strictest::passes_validation(schema, expected) => {
+        Expect::One(expected) if crate::judge::strictest::passes_validation_as_sent(schema, expected, sent) => {
             Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual))
         }
         Expect::One(_) => Status::Skip {

@@ -18,6 +18,49 @@ pub fn passes_validation(schema: &Value, arguments: &Value) -> bool {
     matches!(strictest_error(schema, arguments), Ok(None))
 }
 
+/// Whether the arguments a runtime hands its tool after normalizing `sent`, `expected` by value,
+/// pass validation under the strictest reading ([`passes_validation`]) however the runtime holds
+/// their numbers: as the expectation writes them, or as they were written where `sent` (JSON
+/// text in its strings included) has a number of the same value. A runtime may keep a number as
+/// it arrived, and read `1E+2` as no integer; the judge of a refused normalize reads the arguments
+/// as sent with this, so that such a runtime's refusal is never taken for a failure.
+pub fn passes_validation_as_sent(schema: &Value, expected: &Value, sent: &Value) -> bool {
+    let mut written = Vec::new();
+    sent_numbers(sent, &mut written);
+    passes_validation(schema, expected) && passes_validation(schema, &numbers_as_sent(expected, &written))
+}
+
+/// Every number in `value` written with a fraction or an exponent, those inside JSON text its
+/// strings hold included.
+fn sent_numbers(value: &Value, out: &mut Vec<serde_json::Number>) {
+    match value {
+        Value::Number(n) if written_with_fraction(n) => out.push(n.clone()),
+        Value::String(text) => {
+            if let Ok(parsed @ (Value::Array(_) | Value::Object(_))) = crate::json::from_str::<Value>(text) {
+                sent_numbers(&parsed, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| sent_numbers(v, out)),
+        Value::Object(members) => members.values().for_each(|v| sent_numbers(v, out)),
+        _ => {}
+    }
+}
+
+/// `value` with each number written as an equal number of `written` is, when one is.
+fn numbers_as_sent(value: &Value, written: &[serde_json::Number]) -> Value {
+    match value {
+        Value::Number(n) => match written.iter().find(|w| crate::json::compare::numbers_equal(w, n)) {
+            Some(w) => Value::Number(w.clone()),
+            None => value.clone(),
+        },
+        Value::Array(items) => Value::Array(items.iter().map(|v| numbers_as_sent(v, written)).collect()),
+        Value::Object(members) => {
+            Value::Object(members.iter().map(|(k, v)| (k.clone(), numbers_as_sent(v, written))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
 /// The first error of `arguments` against `schema` under the strictest reading
 /// ([`passes_validation`]).
 pub(crate) fn strictest_error(schema: &Value, arguments: &Value) -> Result<Option<String>, String> {
