@@ -9,7 +9,8 @@
 //! - [`badge`]: `badge-<rule>.json`, shields.io endpoint badges;
 //! - [`table`]: the table of the standings published side by side (`reports/README.md`);
 //! - [`readme`]: one published standing's page (`reports/<name>/README.md`), with what it
-//!   measures ([`about`]: an adapter's `about.yaml`, its reproduction template, `timing.json`).
+//!   measures ([`about`]: an adapter's `about.yaml`, its reproduction template, `timing.json`);
+//! - [`site`]: the standings site, every published standing side by side, a page per case.
 //!
 //! Reports are deterministic: the same implementation and corpus give the same bytes (no
 //! timestamps, cases in corpus order).
@@ -21,6 +22,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod readme;
+pub mod site;
 pub mod table;
 pub mod terminal;
 
