@@ -105,13 +105,11 @@ pub(super) fn shell(path: &str, title: &str, crumbs: &[(String, String)], body: 
     let root = root_of(path);
     let mut out = String::with_capacity(body.len() + 2048);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    out.push_str(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'self'; img-src data:\">\n",
-    );
+    out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'self'\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     let _ = writeln!(out, "<title>{}</title>", esc(title));
     let _ = writeln!(out, "<link rel=\"stylesheet\" href=\"{}style.css\">", esc(&root));
-    out.push_str("<link rel=\"icon\" href=\"data:,\">\n</head>\n<body>\n<nav>");
+    out.push_str("</head>\n<body>\n<nav>");
     let _ = write!(out, "<a href=\"{}index.html\">standings</a>", esc(&root));
     for (href, label) in crumbs {
         let _ = write!(out, " › <a href=\"{}{}\">{}</a>", esc(&root), esc(href), esc(label));
