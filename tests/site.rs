@@ -367,10 +367,9 @@ fn tags(html: &str) -> Vec<(String, Vec<(String, String)>)> {
             continue;
         }
         let name: String = rest.chars().take_while(|c| !c.is_whitespace() && *c != '/' && *c != '>').collect();
-        let name = if rest.starts_with('/') {
-            format!("/{}", &rest[1..].split(['>', ' ']).next().unwrap_or(""))
-        } else {
-            name
+        let name = match rest.strip_prefix('/') {
+            Some(closing) => format!("/{}", closing.split(['>', ' ']).next().unwrap_or("")),
+            None => name,
         };
         let mut inner = &rest[name.len().min(rest.len())..];
         let mut attributes = Vec::new();

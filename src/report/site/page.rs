@@ -16,7 +16,7 @@ pub(super) const STYLE: &str = r#":root { color-scheme: light dark; --fg: #1f232
   --pass: #3fb950; --fail: #f85149; --error: #d29922; --skip: #9198a1; --observed: #4493f8; --code: #151b23; } }
 * { box-sizing: border-box; }
 body { font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto;
-  max-width: 78rem; padding: 1rem; overflow-wrap: anywhere; }
+  max-width: 78rem; padding: 1rem; overflow-wrap: break-word; }
 a { color: var(--observed); }
 nav { font-size: .9rem; color: var(--muted); margin-bottom: .5rem; }
 h1 code { font-size: inherit; } h3 .summary { font-weight: normal; }

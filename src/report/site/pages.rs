@@ -2,7 +2,7 @@
 //! index, a page per implementation, a page per case, and the style sheet.
 
 use super::Entry;
-use super::page::{STYLE, case_path, esc, implementation_path, json, link, shell};
+use super::page::{STYLE, case_path, esc, implementation_path, json, link, root_of, shell};
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level};
 use crate::corpus::Corpus;
 use crate::json::Value;
@@ -22,7 +22,7 @@ pub(super) fn all(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> Vec
     files.push(("index.html".into(), index(corpus, suite_digest, entries)));
     for entry in entries {
         let path = implementation_path(&entry.folder);
-        let page = implementation(&path, suite_digest, entry);
+        let page = implementation(&path, corpus, suite_digest, entry);
         files.push((path, page));
     }
     let compared: Vec<&Entry> = entries.iter().filter(|e| e.same_corpus).collect();
@@ -262,7 +262,7 @@ fn status_order(status: &str) -> usize {
         .unwrap_or(7)
 }
 
-fn implementation(path: &str, suite_digest: &str, entry: &Entry) -> String {
+fn implementation(path: &str, corpus: &Corpus, suite_digest: &str, entry: &Entry) -> String {
     let mut out = String::new();
     if !entry.same_corpus {
         let _ = writeln!(
@@ -274,20 +274,25 @@ fn implementation(path: &str, suite_digest: &str, entry: &Entry) -> String {
         );
     }
     out.push_str("<div class=\"md\">\n");
-    out.push_str(&markdown(&entry.readme));
+    out.push_str(&markdown(&entry.readme, path, corpus));
     out.push_str("</div>\n");
     let title = format!("{}: standing", entry.folder);
     shell(path, &title, &[], &out, &footer(suite_digest))
 }
 
-/// The README's Markdown as HTML: text escaped by the renderer, raw HTML in the source dropped
-/// (a block, such as the generated-file comment) or shown as text (inline), and links and images
-/// taken out, their text kept, since they point into the repository rather than into the site.
-fn markdown(text: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+/// The README's Markdown as HTML, for the page at `from`: text escaped by the renderer, raw HTML
+/// in the source dropped (a block, such as the generated-file comment) or shown as text (inline),
+/// links and images taken out, their text kept, since they point into the repository rather than
+/// into the site; a code span that is the id of a case of `corpus` links to the case's page.
+fn markdown(text: &str, from: &str, corpus: &Corpus) -> String {
+    use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
     let events = Parser::new_ext(text, Options::ENABLE_TABLES).filter_map(|event| match event {
         Event::Html(_) => None,
         Event::InlineHtml(html) => Some(Event::Text(html)),
+        Event::Code(code) if corpus.cases.iter().any(|c| c.id == *code) => {
+            let href = format!("{}{}", root_of(from), case_path(&code));
+            Some(Event::InlineHtml(CowStr::from(format!("<a href=\"{}\"><code>{}</code></a>", esc(&href), esc(&code)))))
+        }
         Event::Start(Tag::Link { .. } | Tag::Image { .. }) | Event::End(TagEnd::Link | TagEnd::Image) => None,
         other => Some(other),
     });
@@ -456,8 +461,11 @@ fn without_transport(check: &str) -> (String, Option<&'static str>) {
     (check.to_string(), None)
 }
 
+/// An implementation that gave an answer, with the transport its check first failed on.
+type Who<'a> = (&'a Entry, Option<&'static str>);
+
 fn answers(out: &mut String, from: &str, case: &Case, entries: &[&Entry], apart: usize) {
-    let mut groups: Vec<(Answer, Vec<(&Entry, Option<&str>)>)> = Vec::new();
+    let mut groups: Vec<(Answer, Vec<Who>)> = Vec::new();
     for entry in entries {
         let shown = |v: &Option<Value>| v.as_ref().map(super::page::json_text);
         let (answer, transport) = match entry.case(&case.id) {
