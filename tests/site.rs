@@ -4,7 +4,8 @@
 //! its console logged. No console message may appear (the pages run no script, so any message is
 //! an error: a blocked style, a policy violation), every file the browser loaded and every link
 //! of the page must be a file of the site, and every published row must answer on the case page.
-//! The screenshots are kept in `target/tmp/site/screenshots/`, to look at.
+//! The screenshots are kept in `target/tmp/site/screenshots/`, to look at. Two builds of the same
+//! standings give the same bytes.
 //!
 //! A hostile standing (its implementation, folder name, about.yaml, reasons, checks, values,
 //! summaries and an unknown case are injections) is built beside a twin whose every injection is
@@ -209,6 +210,19 @@ fn the_published_standings_make_a_site_that_chromium_renders_at_two_widths() {
     assert!(said.contains(&format!("{} standings", rows.len())), "{said}");
     assert!(site.join(CASE).is_file(), "the deep link {CASE} is not a file of the site");
     check_every_link(&site);
+    let again = output("published-again");
+    build(&root().join("reports"), &again);
+    let files = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = walkdir::WalkDir::new(dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| (e.path().strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(e.path()).unwrap()))
+            .collect();
+        files.sort();
+        files
+    };
+    assert!(files(&site) == files(&again), "two builds of the same standings differ");
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("site").join("screenshots");
     let _ = std::fs::remove_dir_all(&shots);
     std::fs::create_dir_all(&shots).unwrap();
