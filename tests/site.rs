@@ -302,7 +302,7 @@ fn payload(hostile: bool, i: usize) -> String {
 /// standing may carry replaced by [`payload`]s.
 fn standing(hostile: bool) -> Value {
     let text = std::fs::read_to_string(root().join("reports/fastmcp/standing.json")).unwrap();
-    let mut value: Value = serde_json::from_str(&text).unwrap();
+    let mut value: Value = tool_conformance::json::from_str(&text).unwrap();
     let mut n = 0;
     let mut next = || {
         n += 1;
@@ -360,8 +360,10 @@ fn standings(hostile: bool) -> (PathBuf, String) {
     std::fs::write(submission.join("repro.mjs"), "// __TOOL__ __SCHEMA__ __ARGUMENTS__\n").unwrap();
     let other = dir.join("y-other");
     std::fs::create_dir_all(&other).unwrap();
-    let mut value: Value =
-        serde_json::from_str(&std::fs::read_to_string(root().join("reports/python/standing.json")).unwrap()).unwrap();
+    let mut value: Value = tool_conformance::json::from_str(
+        &std::fs::read_to_string(root().join("reports/python/standing.json")).unwrap(),
+    )
+    .unwrap();
     value["suite"]["corpus"]["digest"] = json!(format!("sha256:{}", "0".repeat(64)));
     std::fs::write(other.join("standing.json"), serde_json::to_string(&value).unwrap()).unwrap();
     (dir, folder.to_string())
