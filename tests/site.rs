@@ -1,6 +1,7 @@
 //! The standings site, built as a user builds it (`tool-conformance site DIR --out OUT`) and read
 //! by a real browser: headless Chromium (Debian's `chromium`, which tests/run.sh installs, or the
-//! binary in `CHROMIUM`) opens the index and a case page at a phone's width and a desktop's, with
+//! binary in `CHROMIUM`) opens the index, a case page and a rule's page of every case against
+//! every implementation, at a phone's width and a desktop's, with
 //! its console logged. No console message may appear (the pages run no script, so any message is
 //! an error: a blocked style, a policy violation), every file the browser loaded and every link
 //! of the page must be a file of the site, and every published row must answer on the case page.
@@ -227,7 +228,7 @@ fn the_published_standings_make_a_site_that_chromium_renders_at_two_widths() {
     let _ = std::fs::remove_dir_all(&shots);
     std::fs::create_dir_all(&shots).unwrap();
 
-    for page in ["index.html", CASE] {
+    for page in ["index.html", CASE, "rule/PLAT-162.html"] {
         let file = site.join(page);
         let visit = chromium(&file, 1280, 900, "--dump-dom");
         let dom = &visit.stdout;
@@ -447,6 +448,7 @@ fn a_hostile_standing_renders_inert_and_another_corpus_is_kept_apart() {
         (CASE, CASE),
         (hostile_page.as_str(), "implementation/x-plain.html"),
         ("implementation/y-other.html", "implementation/y-other.html"),
+        ("rule/PLAT-162.html", "rule/PLAT-162.html"),
     ] {
         let visit = chromium(&hostile.join(page), 1280, 900, "--dump-dom");
         let dom = &visit.stdout;

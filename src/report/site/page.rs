@@ -47,6 +47,12 @@ section.answer { border: 1px solid var(--line); border-left: 4px solid currentCo
 section.answer > * { color: var(--fg); } section.answer > h3 { margin: .3rem 0; }
 section.answer > h3 .s { text-transform: uppercase; font-size: .8rem; margin-right: .4rem; }
 .who a { white-space: nowrap; }
+table.matrix th[scope=row] { min-width: 0; white-space: nowrap; font-size: .85rem; position: sticky; left: 0;
+  background: var(--bg); }
+table.matrix th.who { vertical-align: bottom; padding: .3rem .1rem; }
+table.matrix th.who span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; font-size: .8rem; }
+table.matrix td.m { text-align: center; padding: .1rem .3rem; font-weight: 600; }
+table.matrix td, table.matrix th { line-height: 1.3; }
 .md table { display: block; overflow-x: auto; margin: .5rem 0; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .85rem; }
 .pair { display: grid; grid-template-columns: 1fr; gap: 0 1rem; } .pair > div { min-width: 0; }
@@ -59,7 +65,10 @@ footer { margin-top: 2rem; color: var(--muted); font-size: .85rem; }
   table.standings th, table.standings td { display: block; border: 0; padding: .15rem .2rem; }
   table.standings td { display: inline-block; width: 49%; vertical-align: top; }
   table.standings .api { font-size: .8rem; }
-  .rule-name { display: block; font-weight: 600; } }
+  .rule-name { display: block; font-weight: 600; }
+  table.matrix th[scope=row] { white-space: normal; min-width: 8.5rem; max-width: 8.5rem; font-size: .72rem; }
+  table.matrix .lvl { display: none; }
+  table.matrix td.m { padding: .1rem .15rem; } }
 "#;
 
 /// `text` made inert in HTML text and in quoted attribute values ([`crate::report::html::escape`]).

@@ -27,6 +27,11 @@ pub(super) fn all(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> Vec
     }
     let compared: Vec<&Entry> = entries.iter().filter(|e| e.same_corpus).collect();
     let apart = entries.len() - compared.len();
+    for rule in &corpus.catalog.rules {
+        let path = rule_path(&rule.id);
+        let page = matrix(&path, corpus, &rule.id, &compared, suite_digest);
+        files.push((path, page));
+    }
     for case in &corpus.cases {
         let path = case_path(&case.id);
         let page = case_page(&path, corpus, case, &compared, apart, suite_digest);
@@ -196,10 +201,15 @@ fn index(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> String {
         }
         let _ = writeln!(
             out,
-            "<h3 id=\"{}\">{} ({} cases)</h3>",
+            "<h3 id=\"{}\">{} ({} cases)</h3>\n<p>{}</p>",
             esc(&format!("cases-{}", rule.id)),
             esc(&rule.id),
-            cases.len()
+            cases.len(),
+            link(
+                from,
+                &rule_path(&rule.id),
+                &format!("Every {} case against every implementation, on one page", rule.id)
+            )
         );
         let mut topics: Vec<&str> = Vec::new();
         for case in &cases {
@@ -231,6 +241,70 @@ fn index(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> String {
         }
     }
     shell(from, "Published standings: tool-conformance", &[], &out, &footer(suite_digest))
+}
+
+/// The path of a rule's page of every case against every implementation.
+fn rule_path(rule: &str) -> String {
+    format!("rule/{}.html", super::page::slug(rule))
+}
+
+/// One letter per status, so that the matrix reads without colour too.
+fn mark(status: &str) -> &'static str {
+    match status {
+        "pass" => "✓",
+        "fail" => "✗",
+        "error" => "!",
+        "skip" => "–",
+        "observed" => "●",
+        "not_applicable" => "·",
+        _ => "?",
+    }
+}
+
+/// Every case of `rule` against every implementation: a row per case, a column per
+/// implementation, a mark per answer, each row linked to the case's page.
+fn matrix(path: &str, corpus: &Corpus, rule: &str, entries: &[&Entry], suite_digest: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "<h1>{}: every case, every implementation</h1>", esc(rule));
+    out.push_str(
+        "<p class=\"note\">✓ pass, ✗ fail, ! error, – skip, ● observed (informational), · not applicable. \
+         A case's name links to every answer, side by side.</p>\n",
+    );
+    out.push_str(
+        "<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr><th>case</th><th class=\"lvl\">level</th>",
+    );
+    for entry in entries {
+        let _ = write!(
+            out,
+            "<th class=\"who\"><span>{}</span></th>",
+            link(path, &implementation_path(&entry.folder), &entry.folder)
+        );
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for case in corpus.cases.iter().filter(|c| c.rule == rule) {
+        let name = case.id.strip_prefix(rule).unwrap_or(&case.id).trim_start_matches('/');
+        let _ = write!(
+            out,
+            "<tr><th scope=\"row\">{}</th><td class=\"meta lvl\">{}</td>",
+            link(path, &case_path(&case.id), name),
+            esc(&case.level.as_str()[..3])
+        );
+        for entry in entries {
+            let status = entry.case(&case.id).map(|c| c.status.as_str()).unwrap_or("missing");
+            let _ = write!(
+                out,
+                "<td class=\"m s-{}\" title=\"{}: {}\">{}</td>",
+                esc(&slugged(status)),
+                esc(&entry.folder),
+                esc(&status.replace('_', " ")),
+                mark(status)
+            );
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody></table></div>\n");
+    let crumb = (format!("index.html#cases-{rule}"), rule.to_string());
+    shell(path, &format!("{rule}: every case, every implementation"), &[crumb], &out, &footer(suite_digest))
 }
 
 /// `9 pass · 3 fail · 2 skip` over the standings, each count in its status's colour.
