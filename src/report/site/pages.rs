@@ -158,18 +158,7 @@ fn index(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> String {
             for clause in &rule.clauses {
                 let counts = published.and_then(|r| r.clauses.iter().find(|(c, _)| *c == clause.id)).map(|(_, c)| c);
                 let text = counts.map(|c| cell(c, Level::Required)).unwrap_or_else(|| "-".into());
-                let class = match counts {
-                    Some(c) if c.get(Level::Required, crate::run::outcome::StatusKind::Fail) > 0 => " s-fail",
-                    Some(c)
-                        if c.judged(Level::Required) > 0
-                            && c.get(Level::Required, crate::run::outcome::StatusKind::Pass)
-                                == c.judged(Level::Required)
-                            && c.get(Level::Required, crate::run::outcome::StatusKind::Skip) == 0 =>
-                    {
-                        " s-pass"
-                    }
-                    _ => "",
-                };
+                let class = counts.map_or("", clause_class);
                 let _ = write!(out, "<td class=\"n{class}\">{}</td>", esc(&text));
             }
             out.push_str("</tr>\n");
@@ -241,6 +230,21 @@ fn index(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> String {
         }
     }
     shell(from, "Published standings: tool-conformance", &[], &out, &footer(suite_digest))
+}
+
+/// A clause's colour: a failing or erroring required case makes it red, every required case
+/// judged and passed (none skipped) green, anything else plain.
+fn clause_class(counts: &crate::standing::Counts) -> &'static str {
+    use crate::run::outcome::StatusKind as S;
+    let judged = counts.judged(Level::Required);
+    if counts.get(Level::Required, S::Fail) + counts.get(Level::Required, S::Error) > 0 {
+        " s-fail"
+    } else if judged > 0 && counts.get(Level::Required, S::Pass) == judged && counts.get(Level::Required, S::Skip) == 0
+    {
+        " s-pass"
+    } else {
+        ""
+    }
 }
 
 /// The path of a rule's page of every case against every implementation.
@@ -675,5 +679,39 @@ fn headline(answer: &Answer) -> String {
                 format!(" {check}")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_check_is_grouped_without_its_transport() {
+        assert_eq!(without_transport("problems named on direct"), ("problems named".into(), Some("direct")));
+        assert_eq!(
+            without_transport("expected_fields on http: the declared properties"),
+            ("expected_fields: the declared properties".into(), Some("http"))
+        );
+        assert_eq!(
+            without_transport("schema published by get_api_spec"),
+            ("schema published by get_api_spec".into(), None)
+        );
+        assert_eq!(without_transport("invoke on directly"), ("invoke on directly".into(), None));
+    }
+
+    #[test]
+    fn a_readme_renders_without_its_raw_html_and_links_and_a_case_id_links_to_its_page() {
+        let corpus = Corpus::embedded().unwrap();
+        let id = &corpus.cases[0].id;
+        let text = format!(
+            "<!-- generated -->\n\n# t\n\nsee [the adapter](../../x/) and ![i](x.png) <b>bold</b> `{id}` `other`\n\n\
+             | a | b |\n|---|---|\n| 1 | 2 |\n"
+        );
+        let html = markdown(&text, "implementation/x.html", &corpus);
+        assert!(!html.contains("<!--") && !html.contains("<b>") && html.contains("&lt;b&gt;bold&lt;/b&gt;"), "{html}");
+        assert!(!html.contains("x/\"") && !html.contains("<img") && html.contains("the adapter"), "{html}");
+        assert!(html.contains(&format!("<a href=\"../{}\"><code>{id}</code></a>", case_path(id))), "{html}");
+        assert!(html.contains("<code>other</code>") && html.contains("<table>"), "{html}");
     }
 }
