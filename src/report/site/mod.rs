@@ -15,7 +15,7 @@
 //! out and say so.
 //!
 //! Every string from a standing, an about.yaml or a case is escaped for its context
-//! ([`page`]); the pages carry a Content Security Policy that forbids scripts, a second wall
+//! (`page.rs`); the pages carry a Content Security Policy that forbids scripts, a second wall
 //! behind the escaping. The same inputs give the same bytes.
 
 mod page;
