@@ -86,6 +86,9 @@ enum Command {
     /// measures (from the adapter's about.yaml and reproduction template, and timing.json), the
     /// verdict per rule, and the failures grouped by clause with a minimal reproduction each.
     Readme(ReadmeArgs),
+    /// Write the standings site of DIR (every DIR/<name>/standing.json) into OUT: an index of
+    /// verdicts, a page per implementation and a page per case, static, with no script.
+    Site(SiteArgs),
     /// Differential fuzzing against the reference: generated schemas and calls, judged only by
     /// what the rule text forces, each finding shrunk and written as a case file; exit 1 on a
     /// required finding.
@@ -325,6 +328,7 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare(args),
         Command::Table(args) => table(args),
         Command::Readme(args) => readme(args),
+        Command::Site(args) => site(args),
         Command::Fuzz(args) => fuzz(args),
     };
     match result {
@@ -453,6 +457,22 @@ fn readme(args: &ReadmeArgs) -> Result<u8> {
     let inputs = readme::Inputs::load(&args.dir, &adapter_dir, &link)?;
     let corpus = Corpus::embedded()?;
     out!("{}", multi_line(&readme::render(&inputs, &corpus)));
+    Ok(exit::CONFORMS)
+}
+
+#[derive(Args)]
+struct SiteArgs {
+    /// The folder of published standings, e.g. reports.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// The folder to write the site into.
+    #[arg(long, value_name = "OUT")]
+    out: PathBuf,
+}
+
+fn site(args: &SiteArgs) -> Result<u8> {
+    let config = tool_conformance::report::site::SiteConfig { standings: args.dir.clone(), out: args.out.clone() };
+    outln!("{}", tool_conformance::report::site::build(&config)?);
     Ok(exit::CONFORMS)
 }
 

@@ -13,7 +13,8 @@
 //! - `transcript`: every exchange of the selected cases (`run --transcript`);
 //! - `table`: the table of the standings published side by side (`reports/README.md`);
 //! - `readme`: one published standing's page (`reports/<name>/README.md`), with what it
-//!   measures (`about`: an adapter's `about.yaml`, its reproduction template, `timing.json`).
+//!   measures (`about`: an adapter's `about.yaml`, its reproduction template, `timing.json`);
+//! - `site`: the standings site, every published standing side by side, a page per case.
 //!
 //! Reports are deterministic: the same implementation and corpus give the same bytes (no
 //! timestamps, cases in corpus order).
@@ -34,6 +35,8 @@ pub mod junit;
 pub mod markdown;
 #[doc(hidden)]
 pub mod readme;
+#[doc(hidden)]
+pub mod site;
 #[doc(hidden)]
 pub mod table;
 pub mod terminal;

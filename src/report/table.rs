@@ -272,14 +272,25 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
             None => digests.push((digest, vec![&s.folder])),
         }
     }
+    // A row is compared with this suite's own corpus too: one that ran another is marked.
+    let suite =
+        crate::corpus::Corpus::embedded().ok().map(|c| short_digest(&crate::report::site::whole_digest(&c).digest));
+    let whose = |digest: &str| match &suite {
+        Some(suite) if suite != digest => format!(", not this suite's ({suite})"),
+        Some(_) => ", this suite's".to_string(),
+        None => String::new(),
+    };
     match digests.as_slice() {
-        [(digest, _)] => {
+        [(digest, _)] if suite.as_ref().is_none_or(|s| s == digest) => {
             let _ = writeln!(out, "\nEvery row ran the corpus {digest}.");
+        }
+        [(digest, _)] => {
+            let _ = writeln!(out, "\nEvery row ran the corpus {digest}{}: regenerate them.", whose(digest));
         }
         _ => {
             let _ = writeln!(out, "\nThe rows ran different corpora, so their counts are not comparable:\n");
             for (digest, folders) in &digests {
-                let _ = writeln!(out, "- {digest}: {}", escape(&folders.join(", ")));
+                let _ = writeln!(out, "- {digest}{}: {}", whose(digest), escape(&folders.join(", ")));
             }
         }
     }
@@ -435,7 +446,7 @@ mod tests {
             ),
             "{page}"
         );
-        assert!(page.contains("Every row ran the corpus `0123456789ab`."), "{page}");
+        assert!(page.contains("Every row ran the corpus `0123456789ab`, not this suite's"), "{page}");
         assert!(page.contains("**1 failing required cases have no expected-failures reason**"), "{page}");
         let reasons_of = |i: usize| reasons(&standings[i]);
         assert!(reasons_of(1).contains("| It decodes \\| nothing. | 1 (1 required) | R-1.a |"), "{}", reasons_of(1));
@@ -526,7 +537,8 @@ mod tests {
             Published::from_json("b", &other).unwrap(),
         ];
         let page = render("reports", &standings);
-        assert!(page.contains("not comparable:\n\n- `0123456789ab`: a\n- `ffffffffffff`: b\n"), "{page}");
+        assert!(page.contains("not comparable:\n\n- `0123456789ab`, not this suite's (`"), "{page}");
+        assert!(page.contains("`): a\n- `ffffffffffff`, not this suite's (`"), "{page}");
     }
 
     #[test]
