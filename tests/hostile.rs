@@ -386,7 +386,10 @@ fn compare_prints_no_terminal_control_from_a_standing_file() {
     let mut new = old.clone();
     new["implementation"]["name"] = Value::String(FORGERY.into());
     new["cases"][0]["id"] = Value::String(format!("RT-TOOL-8/keys/{FORGERY}"));
-    new["cases"][0]["status"] = Value::String(format!("fail{FORGERY}"));
+    let mut old = old;
+    old["cases"][0]["id"] = new["cases"][0]["id"].clone();
+    old["cases"][0]["status"] = Value::String("pass".into());
+    new["cases"][0]["status"] = Value::String("fail".into());
     let (old_path, new_path) = (dir.path().join("old.json"), dir.path().join("new.json"));
     write_json(&old_path, &old);
     write_json(&new_path, &new);
@@ -395,6 +398,15 @@ fn compare_prints_no_terminal_control_from_a_standing_file() {
     assert!(stdout.contains("owned"), "the hostile strings are not shown at all:\n{stdout}");
     assert!(!stdout.chars().any(acts_on_a_terminal), "{stdout:?}");
     assert!(!stdout.lines().any(|l| l.starts_with("0 regressions, all clear")), "a forged line:\n{stdout}");
+
+    // A status that is no status word is refused, and the error quotes it inertly too.
+    new["cases"][0]["status"] = Value::String(format!("fail{FORGERY}"));
+    write_json(&new_path, &new);
+    let output = tool(&["--color", "never", "compare", old_path.to_str().unwrap(), new_path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let both = format!("{}{}", text(&output.stdout), text(&output.stderr));
+    assert!(!both.chars().any(acts_on_a_terminal), "{both:?}");
+    assert!(!both.lines().any(|l| l.starts_with("0 regressions, all clear")), "a forged line:\n{both}");
 }
 
 /// A folder of published standings: one real standing in a folder named `name`, its first case

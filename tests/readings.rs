@@ -288,8 +288,8 @@ fn every_reading_recorder_agrees_with_the_strictest_validator() {
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
     use tool_conformance::Tool;
-    use tool_conformance::judge::passes_validation;
     use tool_conformance::fuzz::generate::raw;
+    use tool_conformance::judge::passes_validation;
     use tool_conformance::reference::readings::of_invoke;
     use tool_conformance::reference::registry::Registry;
 

@@ -171,6 +171,15 @@ pub fn fill(template: &str, tool: &str, schema: &Value, arguments: &Value) -> St
         .replace("__ARGUMENTS__", &json_text(arguments))
 }
 
+/// The adapter folder of a report folder in the repository's layout: `reports/<name>` is
+/// measured by `examples/adapters/<name>`. Returns the folder and its path from the root.
+pub fn adapter_of(report_dir: &Path) -> (PathBuf, String) {
+    let name = report_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let root = report_dir.parent().and_then(Path::parent).unwrap_or(Path::new("."));
+    let link = format!("examples/adapters/{name}");
+    (root.join(&link), link)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

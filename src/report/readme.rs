@@ -25,7 +25,7 @@ use crate::report::markdown::{code, escape, fenced};
 use crate::standing::file::{CaseEntry, StandingFile, StandingFileError};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The file name of the generated page.
 pub const README_FILE: &str = "README.md";
@@ -88,14 +88,7 @@ impl Inputs {
     }
 }
 
-/// The adapter folder of a report folder in the repository's layout: `reports/<name>` is
-/// measured by `examples/adapters/<name>`. Returns the folder and its path from the root.
-pub fn adapter_of(report_dir: &Path) -> (PathBuf, String) {
-    let name = report_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let root = report_dir.parent().and_then(Path::parent).unwrap_or(Path::new("."));
-    let link = format!("examples/adapters/{name}");
-    (root.join(&link), link)
-}
+pub use crate::report::about::adapter_of;
 
 /// The page.
 pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {

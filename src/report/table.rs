@@ -52,7 +52,7 @@ pub struct Published {
     /// The time to this standing, from `folder/timing.json` when [`Published::load`] found one.
     pub timing: Option<Timing>,
     /// The API path of the row, from its adapter's `about.yaml` `path` when [`Published::load`]
-    /// found one (`examples/adapters/<folder>`, [`crate::report::readme::adapter_of`]).
+    /// found one (`examples/adapters/<folder>`, [`crate::report::about::adapter_of`]).
     pub path: Option<String>,
 }
 
@@ -106,7 +106,7 @@ impl Published {
         let mut published = Published::from_json(&name, &value).map_err(|kind| error(kind.to_string()))?;
         published.timing =
             Timing::load(folder).map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
-        let (adapter, _) = crate::report::readme::adapter_of(folder);
+        let (adapter, _) = crate::report::about::adapter_of(folder);
         if adapter.join(crate::report::about::ABOUT_FILE).is_file() {
             let about = crate::report::about::About::load(&adapter)
                 .map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
@@ -273,8 +273,9 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
         }
     }
     // A row is compared with this suite's own corpus too: one that ran another is marked.
-    let suite =
-        crate::corpus::Corpus::embedded().ok().map(|c| short_digest(&crate::report::site::whole_digest(&c).digest));
+    let suite = crate::corpus::Corpus::embedded()
+        .ok()
+        .map(|c| short_digest(&crate::standing::digest::CorpusDigest::of_whole(&c).digest));
     let whose = |digest: &str| match &suite {
         Some(suite) if suite != digest => format!(", not this suite's ({suite})"),
         Some(_) => ", this suite's".to_string(),

@@ -46,6 +46,16 @@ impl CorpusDigest {
         CorpusDigest::of_files(files.map(|(path, text)| (slashed(path), text.as_bytes())))
     }
 
+    /// The digest a whole run of `corpus` pins: its rule files and every file holding a case.
+    pub(crate) fn of_whole(corpus: &Corpus) -> CorpusDigest {
+        let with_cases: BTreeSet<&Path> = corpus.cases.iter().map(|c| c.location.file.as_path()).collect();
+        let files = corpus.files.iter().filter(|(path, _)| is_rule_file(path) || with_cases.contains(path.as_path()));
+        CorpusDigest::of_files(files.map(|(path, text)| {
+            let slashed = path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            (slashed, text.as_bytes())
+        }))
+    }
+
     /// The digest of (path, contents) pairs, in any order.
     pub fn of_files<'a>(files: impl IntoIterator<Item = (String, &'a [u8])>) -> CorpusDigest {
         let mut files: Vec<FileDigest> =

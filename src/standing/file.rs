@@ -177,7 +177,8 @@ pub enum StandingFileErrorKind {
     /// The file cannot be read.
     #[error("cannot read: {0}")]
     Unreadable(String),
-    /// Its text is not a standing.json (not JSON, a missing member, an unknown level or status).
+    /// Its text is not a standing.json (not JSON, a missing member, an unknown level or status);
+    /// the parser's words on one line, since they quote the file.
     #[error("not a standing.json: {0}")]
     NotAStanding(String),
 }
@@ -217,12 +218,14 @@ impl StandingFile {
 
     /// Parses a standing.json's text.
     pub fn parse(text: &str) -> Result<StandingFile, StandingFileErrorKind> {
-        crate::json::from_str(text).map_err(|e| StandingFileErrorKind::NotAStanding(e.to_string()))
+        crate::json::from_str(text)
+            .map_err(|e| StandingFileErrorKind::NotAStanding(crate::json::inert::one_line(&e.to_string())))
     }
 
     /// Reads a parsed standing.json.
     pub fn from_value(value: &crate::json::Value) -> Result<StandingFile, StandingFileErrorKind> {
-        serde_json::from_value(value.clone()).map_err(|e| StandingFileErrorKind::NotAStanding(e.to_string()))
+        serde_json::from_value(value.clone())
+            .map_err(|e| StandingFileErrorKind::NotAStanding(crate::json::inert::one_line(&e.to_string())))
     }
 
     /// `name version` of the implementation.

@@ -21,13 +21,13 @@
 mod page;
 mod pages;
 
-use crate::corpus::{Corpus, is_rule_file};
+use crate::corpus::Corpus;
 use crate::report::about::{ABOUT_FILE, About};
 use crate::report::readme;
 use crate::report::table::Published;
 use crate::standing::digest::CorpusDigest;
 use crate::standing::file::{CaseEntry, StandingFile};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// What `site` builds: the folder of published standings it reads, and the folder it writes.
@@ -75,7 +75,7 @@ impl Entry {
 /// and each standing that ran another corpus and so is shown apart).
 pub fn build(config: &SiteConfig) -> Result<String, SiteError> {
     let corpus = Corpus::embedded().map_err(|e| SiteError { path: "corpus".into(), message: e.to_string() })?;
-    let suite_digest = whole_digest(&corpus).digest;
+    let suite_digest = CorpusDigest::of_whole(&corpus).digest;
     let entries = load(&config.standings, &corpus, &suite_digest)?;
     let files = pages::all(&corpus, &suite_digest, &entries);
     for (path, text) in &files {
@@ -102,16 +102,6 @@ pub fn build(config: &SiteConfig) -> Result<String, SiteError> {
         ));
     }
     Ok(said)
-}
-
-/// The digest a whole run of `corpus` pins: its rule files and every file holding a case.
-pub(crate) fn whole_digest(corpus: &Corpus) -> CorpusDigest {
-    let with_cases: BTreeSet<&Path> = corpus.cases.iter().map(|c| c.location.file.as_path()).collect();
-    let files = corpus.files.iter().filter(|(path, _)| is_rule_file(path) || with_cases.contains(path.as_path()));
-    CorpusDigest::of_files(files.map(|(path, text)| {
-        let slashed = path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-        (slashed, text.as_bytes())
-    }))
 }
 
 fn load(dir: &Path, corpus: &Corpus, suite_digest: &str) -> Result<Vec<Entry>, SiteError> {
@@ -152,6 +142,6 @@ mod tests {
     fn the_whole_digest_is_the_digest_a_whole_run_pins() {
         let corpus = Corpus::embedded().unwrap();
         let ran = crate::run::run(&corpus, &crate::run::config::Selection::all(), &mut crate::Reference::new());
-        assert_eq!(whole_digest(&corpus), CorpusDigest::of_run(&corpus, &ran.outcomes));
+        assert_eq!(CorpusDigest::of_whole(&corpus), CorpusDigest::of_run(&corpus, &ran.outcomes));
     }
 }

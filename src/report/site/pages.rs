@@ -44,7 +44,7 @@ fn footer(suite_digest: &str) -> String {
     format!(
         "Built by <code>tool-conformance site</code> {} from the published standings; corpus <code>{}</code>. \
          No script: every page reads as it is.",
-        esc(crate::SUITE_VERSION),
+        esc(crate::suite::SUITE_VERSION),
         esc(short(suite_digest))
     )
 }
