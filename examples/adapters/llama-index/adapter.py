@@ -95,8 +95,12 @@ class Recorder:
         self.unreadable = None
 
     def record(self, received):
+        # The function ran: what it received is answered even where a value is no JSON (a required
+        # name left out reaches a `= Field(...)` parameter as pydantic's FieldInfo), as the text
+        # the reproductions print for it, `(not JSON) <repr>`; only what not even that can carry
+        # (half a surrogate pair in a string) makes the call an error.
         try:
-            self.calls.append(snapshot(received))
+            self.calls.append(snapshot(received, other=lambda value: f"(not JSON) {value!r}"))
         except NotJson as why:
             self.calls.append(None)
             self.unreadable = str(why)
