@@ -13,6 +13,22 @@ use tool_conformance::run::outcome::StatusKind;
 /// The reason written for a case no earlier file explains.
 pub(super) const TO_FILL_IN: &str = "TO FILL IN: why this case fails";
 
+/// Warns, on stderr, of each entry of `file` whose reason is still the one written to fill in.
+pub(super) fn warn_unfilled(file: &tool_conformance::standing::expectations::ExpectedFailures) {
+    let unfilled: Vec<String> =
+        file.entries.iter().filter(|e| e.reason.starts_with("TO FILL IN")).map(|e| e.subject.to_string()).collect();
+    if let Some(first) = unfilled.first() {
+        let more = if unfilled.len() > 1 { format!(" and {} more", unfilled.len() - 1) } else { String::new() };
+        eprintln!(
+            "warning: {}: {} entr{} still say{} \"{TO_FILL_IN}\" ({first}{more}): write why each case fails",
+            file.path.display(),
+            unfilled.len(),
+            if unfilled.len() == 1 { "y" } else { "ies" },
+            if unfilled.len() == 1 { "s" } else { "" },
+        );
+    }
+}
+
 /// The file's text: one entry per required case that failed, errored or was skipped, in corpus
 /// order (a skip with `status: skip`).
 pub(super) fn render(report: &Report) -> String {
