@@ -62,16 +62,31 @@ wait "$adapter_pid" 2>/dev/null || true
 trap - EXIT
 
 # The adapter kits, installed as users install them (pip into a venv, npm into a project, both in
-# a temp dir): their own tests, then the example in each README against the harness.
+# a temp dir): their own tests, then the example in each README (a toy runtime claiming PLAT-162)
+# against the harness with --validate-protocol. Each is what its README says: it speaks the
+# protocol (no case errors), RT-TOOL-8 is not claimed and PLAT-162 does not conform (exit 1).
 kits="$(mktemp -d)"
+kit_example() { # NAME COMMAND: runs the suite against the example, checks its standing
+  local code=0
+  cargo run --quiet -- run --color never --compact --validate-protocol --report "$kits/$1" --stdio "$2" >"$kits/$1.log" || code=$?
+  if [ "$code" -ne 1 ]; then cat "$kits/$1.log" >&2; echo "the $1 kit's example: exit $code, not 1" >&2; return 1; fi
+  python3 - "$kits/$1/standing.json" <<'PY'
+import json, sys
+standing = json.load(open(sys.argv[1]))
+errored = [case["id"] for case in standing["cases"] if case["status"] == "error"]
+verdicts = {rule["rule"]: rule["verdict"] for rule in standing["standing"]["rules"]}
+assert not errored, f"the kit's example errored (it does not speak the protocol): {errored}"
+assert verdicts == {"RT-TOOL-8": "not_claimed", "PLAT-162": "does_not_conform"}, verdicts
+PY
+}
 python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet ./adapters/python
 (cd adapters/python && "$kits/venv/bin/python" -m unittest discover -s tests)
 awk '/^```python$/{f=1;next} /^```$/{if(f){exit}} f' adapters/python/README.md >"$kits/example.py"
-cargo run --quiet -- run --stdio "env PYTHONPATH=examples/adapters/python $kits/venv/bin/python $kits/example.py"
+kit_example python "$kits/venv/bin/python $kits/example.py"
 repo="$PWD" && (cd "$kits" && npm init -y >/dev/null && npm install --silent "$repo/adapters/node")
 node --test adapters/node/test/
 awk '/^```js$/{f=1;next} /^```$/{if(f){exit}} f' adapters/node/README.md >"$kits/example.mjs"
-cargo build --quiet && REFERENCE="$target/debug/tool-conformance" cargo run --quiet -- run --stdio "node $kits/example.mjs"
+kit_example node "node $kits/example.mjs"
 rm -rf "$kits"
 
 # The packaged crate builds offline from the .crate alone (corpus, schemas and rule files inside)
