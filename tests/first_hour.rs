@@ -62,7 +62,8 @@ fn a_one_case_run_prints_no_empty_table() {
     let output = tool(&["run", "--color", "never", "--case", ONE]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = stdout(&output);
-    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("  RT-TOOL-8.") || l.starts_with("  PLAT-162.")).collect();
+    let rows: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("  RT-TOOL-8.") || l.starts_with("  PLAT-162.")).collect();
     assert_eq!(rows, ["  RT-TOOL-8.4  1/1       -               -"], "{text}");
     assert!(text.contains("PLAT-162: not run\n"), "{text}");
     assert!(text.contains("  no case of it selected\n"), "{text}");

@@ -432,7 +432,8 @@ fn the_release_job_moves_the_series_tag_the_readme_names_and_the_trigger_never_t
     let mut named = Vec::new();
     for (marker, end) in [("tool-conformance/tool-conformance@", '\n'), ("tool-conformance/tool-conformance/", '/')] {
         for (at, _) in readme.match_indices(marker) {
-            let tag: String = readme[at + marker.len()..].chars().take_while(|c| *c != end && !c.is_whitespace()).collect();
+            let tag: String =
+                readme[at + marker.len()..].chars().take_while(|c| *c != end && !c.is_whitespace()).collect();
             if tag.starts_with('v') {
                 named.push(tag);
             }

@@ -54,11 +54,19 @@ pub fn render_compact(report: &Report, colored: bool) -> String {
     let paint = Paint(colored);
     let mut out = String::new();
     let i = &report.implementation;
-    let _ = writeln!(out, "{} {} against {} {}", one_line(&report.suite.name), one_line(&report.suite.version), one_line(&i.name), one_line(&i.version));
+    let _ = writeln!(
+        out,
+        "{} {} against {} {}",
+        one_line(&report.suite.name),
+        one_line(&report.suite.version),
+        one_line(&i.name),
+        one_line(&i.version)
+    );
     for rule in &report.standing.rules {
         let partial = if rule.whole || rule.verdict == Verdict::NotRun { "" } else { " (partial selection)" };
         let required = cell(&rule.totals, Level::Required);
-        let _ = writeln!(out, "{}: {}{partial}; required {required}", one_line(&rule.rule), paint.verdict(rule.verdict));
+        let _ =
+            writeln!(out, "{}: {}{partial}; required {required}", one_line(&rule.rule), paint.verdict(rule.verdict));
     }
     let expected = |o: &Outcome| report.expected_failures.as_ref().and_then(|t| t.expected_reason(&o.id));
     for outcome in report.problems() {
@@ -75,7 +83,13 @@ pub fn render_compact(report: &Report, colored: bool) -> String {
     }
     if let Some(triage) = &report.expected_failures {
         for stale in &triage.stale {
-            let _ = writeln!(out, "{} {}: listed, but {}", paint.bad("STALE"), one_line(&stale.entry.subject.to_string()), one_line(&stale.now));
+            let _ = writeln!(
+                out,
+                "{} {}: listed, but {}",
+                paint.bad("STALE"),
+                one_line(&stale.entry.subject.to_string()),
+                one_line(&stale.now)
+            );
         }
         for id in &triage.unexpected {
             let _ = writeln!(out, "{} {}: not listed in the expected failures", paint.bad("NEW"), one_line(id));
@@ -207,7 +221,8 @@ fn write_rule(out: &mut String, rule: &crate::standing::RuleStanding, paint: Pai
     // A selection that leaves out some cases of the rule shows only the clauses it ran cases of,
     // and a rule none of whose cases was selected no table at all.
     let selected = |counts: &crate::standing::Counts| {
-        rule.whole || [Level::Required, Level::Interpretation, Level::Informational].iter().any(|l| counts.total(*l) > 0)
+        rule.whole
+            || [Level::Required, Level::Interpretation, Level::Informational].iter().any(|l| counts.total(*l) > 0)
     };
     if !selected(&rule.totals) {
         let _ = writeln!(out, "  no case of it selected");

@@ -165,7 +165,11 @@ impl Selection {
             }
             if let Some(i) = matched.iter().position(|m| !m) {
                 let ids = corpus.cases.iter().map(|c| c.id.as_str());
-                return Err(SelectionError::NoMatch { option, pattern: patterns[i].clone(), hint: did_you_mean(&patterns[i], ids) });
+                return Err(SelectionError::NoMatch {
+                    option,
+                    pattern: patterns[i].clone(),
+                    hint: did_you_mean(&patterns[i], ids),
+                });
             }
         }
         for rule in &self.rules {
