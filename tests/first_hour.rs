@@ -89,9 +89,10 @@ fn compact_prints_a_line_per_rule_and_per_failing_case_and_warns_of_unfilled_rea
     let output = run(&["--compact", "--write-expected-failures", known]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let text = stdout(&output);
-    let standing: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("standing.json")).expect("standing.json"))
-            .expect("json");
+    let standing: serde_json::Value = tool_conformance::json::from_str(
+        &std::fs::read_to_string(dir.path().join("standing.json")).expect("standing.json"),
+    )
+    .expect("json");
     let problems: Vec<&str> = standing["cases"]
         .as_array()
         .expect("cases")
