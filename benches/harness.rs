@@ -22,14 +22,11 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tool_conformance::Reference;
-use tool_conformance::case::tool::{Tool, Transport, View};
-use tool_conformance::corpus::{self, Corpus};
-use tool_conformance::reference::registry::Registry;
 use tool_conformance::report::Report;
-use tool_conformance::run::config::{self, CommandLine, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
-use tool_conformance::serve::{self, Server};
-use tool_conformance::target::{Implementation, Invocation, Target, TargetError};
+use tool_conformance::{
+    CommandLine, Corpus, CorpusSource, HttpUrl, Limits, Reference, RunConfig, Selection, TargetSpec,
+};
+use tool_conformance::{Implementation, Invocation, Target, TargetError, Tool, Transport, View};
 
 /// What a bench run measures, and how often.
 #[derive(Debug, Clone)]
@@ -285,7 +282,7 @@ fn median_of(mut times: Vec<Duration>) -> Duration {
 
 fn run_config(target: TargetSpec, jobs: usize, selection: Selection) -> RunConfig {
     RunConfig {
-        corpus: config::CorpusSource::Embedded,
+        corpus: CorpusSource::Embedded,
         selection,
         report_dir: None,
         target,
@@ -309,7 +306,7 @@ fn in_process(config: &BenchConfig) -> anyhow::Result<Row> {
         config.repetitions,
         || {
             let corpus = load().expect("loaded once already");
-            let ran = tool_conformance::run::jobs::run(&corpus, &run).expect("the reference needs no schema");
+            let ran = tool_conformance::run_config(&corpus, &run).expect("the reference needs no schema");
             std::hint::black_box(ran);
         },
         || {
@@ -324,7 +321,7 @@ fn request_lines() -> anyhow::Result<Vec<Vec<u8>>> {
     let corpus = load()?;
     let mut run = run_config(TargetSpec::Reference, 1, Selection::all());
     run.transcript = true;
-    let ran = tool_conformance::run::jobs::run(&corpus, &run)?;
+    let ran = tool_conformance::run_config(&corpus, &run)?;
     Ok(ran.transcript.iter().flat_map(|t| &t.exchanges).map(|e| e.sent.clone().into_bytes()).collect())
 }
 
@@ -347,7 +344,7 @@ fn stdio(config: &BenchConfig) -> anyhow::Result<Row> {
     let (harness, bare) = medians(
         config.repetitions,
         || {
-            std::hint::black_box(tool_conformance::run::jobs::run(&corpus, &run).expect("no schema"));
+            std::hint::black_box(tool_conformance::run_config(&corpus, &run).expect("no schema"));
         },
         || bare_stdio(config, &lines).expect("serve --stdio answers"),
     );
@@ -418,7 +415,7 @@ fn http(config: &BenchConfig) -> anyhow::Result<Row> {
     let (harness, bare) = medians(
         config.repetitions,
         || {
-            std::hint::black_box(tool_conformance::run::jobs::run(&corpus, &run).expect("no schema"));
+            std::hint::black_box(tool_conformance::run_config(&corpus, &run).expect("no schema"));
         },
         || bare_http(&address, &lines).expect("serve --http answers"),
     );
@@ -496,7 +493,7 @@ fn jobs(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
     for _ in 0..repetitions {
         for (index, run) in runs.iter().enumerate() {
             let start = Instant::now();
-            let ran = tool_conformance::run::jobs::run(&corpus, run)?;
+            let ran = tool_conformance::run_config(&corpus, run)?;
             times[index].push(start.elapsed());
             requests[index] = ran.transcript.iter().map(|t| t.exchanges.len()).sum::<usize>();
             let files = Report::for_corpus(&corpus, &ran.run).files();
@@ -571,18 +568,18 @@ fn sized_arguments(bytes: usize) -> (Value, Vec<u8>) {
     (schema, serde_json::to_vec(&Value::Object(arguments)).expect("serializable"))
 }
 
-fn registry(schema: Value) -> Registry {
+/// The reference with one tool, `bench`, of `schema` registered.
+fn registry(schema: Value) -> Reference {
     let tool = Tool { name: "bench".into(), description: None, input_schema: schema };
-    Registry::new(&[tool]).expect("the bench schema compiles")
+    let mut reference = Reference::new();
+    reference.register(&[tool]).expect("the bench schema compiles");
+    reference
 }
 
-/// Normalize + validate (the executor's whole work) of `arguments`, or its rejection.
-fn execute(registry: &Registry, arguments: &Value) {
-    let executor = registry.executor("bench").expect("registered");
-    let result = executor.execute(arguments, &mut |received| {
-        std::hint::black_box(received);
-    });
-    std::hint::black_box(result.map_err(|rejection| rejection.to_json()).err());
+/// Normalize + validate (the executor's whole work) of `arguments`, called directly, with what
+/// the handler received or the rejection.
+fn execute(reference: &mut Reference, arguments: &Value) {
+    std::hint::black_box(reference.invoke("bench", Transport::Direct, arguments).expect("registered"));
 }
 
 /// e. The reference's normalize + validate against serde_json parsing the same bytes.
@@ -590,12 +587,12 @@ fn reference_cost(config: &BenchConfig) -> Vec<Row> {
     let mut rows = Vec::new();
     for (label, bytes) in [("1 KB", 1024), ("64 KB", 64 * 1024), ("1 MB", 1024 * 1024)] {
         let (schema, text) = sized_arguments(bytes);
-        let registry = registry(schema);
+        let mut registry = registry(schema);
         let arguments: Value = tool_conformance::json::from_slice(&text).expect("valid JSON");
         let repetitions = if bytes < 100_000 { config.repetitions * 20 } else { config.repetitions };
         let (reference, parse) = medians(
             repetitions,
-            || execute(&registry, &arguments),
+            || execute(&mut registry, &arguments),
             || {
                 std::hint::black_box(tool_conformance::json::from_slice::<Value>(&text).expect("valid JSON"));
             },
@@ -662,17 +659,14 @@ fn hostile_memory_child(index: usize, size: usize) -> anyhow::Result<()> {
     let (_, _, make) = HOSTILE.get(index).ok_or_else(|| anyhow::anyhow!("no hostile input {index}"))?;
     let (schema, arguments) = make(size);
     let text = serde_json::to_vec(&arguments)?.len();
-    let registry = registry(schema);
+    let mut registry = registry(schema);
     let before = status_kb("VmRSS:").ok_or_else(|| anyhow::anyhow!("no VmRSS in /proc/self/status"))?;
     std::fs::write("/proc/self/clear_refs", "5")?;
-    let mut received = None;
-    let executor = registry.executor("bench").expect("registered");
-    let result = executor.execute(&arguments, &mut |value| received = Some(value)).map_err(|r| r.to_json());
+    let result = registry.invoke("bench", Transport::Direct, &arguments).expect("registered");
     let peak = status_kb("VmHWM:").ok_or_else(|| anyhow::anyhow!("no VmHWM in /proc/self/status"))?;
-    let output = match (result, received) {
-        (Err(error), _) => serde_json::to_vec(&error)?.len(),
-        (Ok(()), Some(value)) => serde_json::to_vec(&value)?.len(),
-        (Ok(()), None) => 0,
+    let output = match result {
+        Invocation::Rejected { error, .. } => serde_json::to_vec(&error)?.len(),
+        Invocation::Executed { received, .. } => serde_json::to_vec(&received)?.len(),
     };
     println!("{text} {} {} {output}", before * 1024, peak * 1024);
     Ok(())
@@ -711,16 +705,16 @@ fn hostile(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
     let mut rows = Vec::new();
     for (index, (label, n, make)) in HOSTILE.into_iter().enumerate() {
         let ((small_schema, small_arguments), (large_schema, large_arguments)) = (make(n), make(4 * n));
-        let (small_registry, large_registry) = (registry(small_schema), registry(large_schema));
+        let (mut small_registry, mut large_registry) = (registry(small_schema), registry(large_schema));
         let (small, large) = cpu_medians(
             config.repetitions,
-            || execute(&small_registry, &small_arguments),
-            || execute(&large_registry, &large_arguments),
+            || execute(&mut small_registry, &small_arguments),
+            || execute(&mut large_registry, &large_arguments),
         );
         let (small_wall, large_wall) = medians(
             config.repetitions,
-            || execute(&small_registry, &small_arguments),
-            || execute(&large_registry, &large_arguments),
+            || execute(&mut small_registry, &small_arguments),
+            || execute(&mut large_registry, &large_arguments),
         );
         drop((small_registry, large_registry, small_arguments, large_arguments));
         let wall = large_wall.as_secs_f64() / small_wall.as_secs_f64().max(1e-12);
@@ -761,11 +755,17 @@ fn hostile(config: &BenchConfig) -> anyhow::Result<Vec<Row>> {
 /// and the kinds of case keep their proportions. Written under `dir`.
 fn write_corpus(dir: &Path, copies: usize) -> anyhow::Result<()> {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
-    let files = corpus::read_dir(&source).map_err(|e| anyhow::anyhow!("{e}"))?;
-    for (path, text) in files {
+    for entry in walkdir::WalkDir::new(&source).sort_by_file_name() {
+        let entry = entry?;
+        let yaml = matches!(entry.path().extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+        if !entry.file_type().is_file() || !yaml {
+            continue;
+        }
+        let path = entry.path().strip_prefix(&source)?.to_path_buf();
+        let text = std::fs::read_to_string(entry.path())?;
         let parent = dir.join(path.parent().unwrap_or(Path::new("")));
         std::fs::create_dir_all(&parent)?;
-        if corpus::is_rule_file(&path) {
+        if path.file_name().is_some_and(|name| name == "rule.yaml") {
             std::fs::write(dir.join(&path), text)?;
             continue;
         }
@@ -789,7 +789,7 @@ fn scale_child(corpus_dir: &Path, report_dir: &Path) -> anyhow::Result<()> {
     std::hint::black_box(corpus.coverage());
     let (load, load_cpu) = (start.elapsed(), cpu()? - cpu_start);
     let (start, cpu_start) = (Instant::now(), cpu()?);
-    let ran = tool_conformance::run::run(&corpus, &Selection::all(), &mut Reference::new());
+    let ran = tool_conformance::run(&corpus, &Selection::all(), &mut Reference::new());
     let (run, run_cpu) = (start.elapsed(), cpu()? - cpu_start);
     let (start, cpu_start) = (Instant::now(), cpu()?);
     Report::for_corpus(&corpus, &ran).write_dir(report_dir)?;
@@ -1026,12 +1026,6 @@ fn main_with(args: Vec<String>) -> anyhow::Result<()> {
 
 /// The slow implementation: the reference on stdio, `delay` late with every answer.
 fn serve_slow(delay: Duration) -> anyhow::Result<()> {
-    let mut server = Server::new(Slow::new(Reference::new(), delay));
-    serve::stdio::serve(
-        &mut server,
-        std::io::stdin().lock(),
-        std::io::stdout().lock(),
-        serve::stdio::MAX_REQUEST_BYTES,
-    )?;
+    tool_conformance::serve_stdio(Slow::new(Reference::new(), delay))?;
     Ok(())
 }

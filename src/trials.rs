@@ -5,31 +5,31 @@
 //! when a required case is skipped (declined as unsupported, or not observable): declining is never
 //! conforming. Informational trials pass whatever behaviour they see, unless the target breaks.
 //! Cases that do not apply (their rule, a rule they need, or their transports are not claimed)
-//! are marked ignored. Another crate runs the corpus against its
-//! own runtime from its own `cargo test`:
-//!
-//! ```no_run
-//! // tests/conformance.rs, with `harness = false` for this test in Cargo.toml
-//! use tool_conformance::{Corpus, Reference};
-//!
-//! fn main() {
-//!     let args = libtest_mimic::Arguments::from_args();
-//!     let corpus = Corpus::embedded().expect("the embedded corpus loads");
-//!     let trials = tool_conformance::trials(&corpus, Reference::new()); // your Target here
-//!     libtest_mimic::run(&args, trials).exit();
-//! }
-//! ```
+//! are marked ignored.
 
 use crate::case::Level;
 use crate::corpus::Corpus;
+use crate::judge::outcome::Status;
+use crate::peer::Target;
 use crate::report::terminal;
 use crate::run::Session;
-use crate::run::outcome::Status;
-use crate::target::Target;
 use libtest_mimic::{Failed, Trial};
 use std::sync::{Arc, Mutex};
 
-/// One trial per case of `corpus`, all sharing one started `target`.
+/// One trial per case of `corpus`, all sharing one started `target`. Another crate runs the
+/// corpus against its own runtime from its own `cargo test`:
+///
+/// ```no_run
+/// // tests/conformance.rs, with `harness = false` for this test in Cargo.toml
+/// use tool_conformance::{Corpus, Reference};
+///
+/// fn main() {
+///     let args = libtest_mimic::Arguments::from_args();
+///     let corpus = Corpus::embedded().expect("the embedded corpus loads");
+///     let trials = tool_conformance::trials(&corpus, Reference::new()); // your Target here
+///     libtest_mimic::run(&args, trials).exit();
+/// }
+/// ```
 pub fn trials<T: Target + Send + 'static>(corpus: &Corpus, target: T) -> Vec<Trial> {
     let session = Session::start(target);
     let skips: Vec<bool> = corpus.cases.iter().map(|case| session.not_applicable(case).is_some()).collect();

@@ -1,5 +1,6 @@
 //! The library's parts use each other in one direction only, as docs/architecture.md draws it:
-//! every `crate::<part>` path in a part's code (comments and tests aside) names a part below it.
+//! every `crate::<part>` path in a part's code (comments and tests aside) names a part below it,
+//! and none reaches up to what the crate root re-exports.
 //! A new part, or a new use against the direction, fails here until the picture says so.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -9,16 +10,18 @@ use std::path::Path;
 const ALLOWED: &[(&str, &[&str])] = &[
     ("json", &[]),
     ("exit", &[]),
+    ("suite", &[]),
     ("case", &["json"]),
-    ("corpus", &["case", "json"]),
-    ("target", &["case", "json"]),
-    ("reference", &["target", "case", "json"]),
-    ("run", &["corpus", "target", "reference", "case", "json"]),
-    ("standing", &["run", "corpus", "target", "case", "json"]),
-    ("report", &["standing", "run", "corpus", "target", "case", "json"]),
-    ("serve", &["target", "reference", "case", "json"]),
-    ("trials", &["report", "run", "corpus", "target", "case", "json"]),
-    ("fuzz", &["run", "corpus", "target", "reference", "case", "json"]),
+    ("peer", &["case", "json"]),
+    ("judge", &["peer", "case", "json"]),
+    ("corpus", &["judge", "case", "json"]),
+    ("reference", &["suite", "peer", "case", "json"]),
+    ("run", &["judge", "corpus", "peer", "reference", "case", "json"]),
+    ("standing", &["judge", "run", "corpus", "peer", "case", "json"]),
+    ("report", &["suite", "fuzz", "judge", "standing", "run", "corpus", "peer", "case", "json"]),
+    ("serve", &["peer", "reference", "case", "json"]),
+    ("trials", &["judge", "report", "run", "corpus", "peer", "case", "json"]),
+    ("fuzz", &["judge", "run", "corpus", "peer", "reference", "case", "json"]),
 ];
 
 /// The part a file of `src/` belongs to: its folder, or its name for a file at the top.
@@ -56,11 +59,13 @@ fn parts_use_only_the_parts_below_them() {
             continue;
         };
         let text = code(&std::fs::read_to_string(path).unwrap());
-        for (index, _) in text.match_indices("crate::") {
-            let rest = &text[index + "crate::".len()..];
-            let used: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        for used in used_parts(&text) {
             if used != here && allowed.contains_key(used.as_str()) && !may.contains(used.as_str()) {
                 against.push(format!("{}: {here} uses {used}", relative.display()));
+            }
+            // The crate root is the crate's face, not a ground to reach up to.
+            if used.starts_with(|c: char| c.is_ascii_uppercase()) {
+                against.push(format!("{}: {here} reaches up to the crate root for {used}", relative.display()));
             }
         }
     }
@@ -70,6 +75,107 @@ fn parts_use_only_the_parts_below_them() {
     for (part, _) in ALLOWED {
         assert!(seen.contains(*part), "the picture names {part}, which src/ does not have");
     }
+}
+
+/// The first name after each `crate::` in `text`, and each name of a group `crate::{a, b::c}`.
+fn used_parts(text: &str) -> Vec<String> {
+    let name = |rest: &str| rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+    let mut used = Vec::new();
+    for (index, _) in text.match_indices("crate::") {
+        let rest = &text[index + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let end = group
+                .char_indices()
+                .find(|(_, c)| {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => return true,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    false
+                })
+                .map_or(group.len(), |(i, _)| i);
+            let mut level = 0;
+            let mut start = true;
+            for (i, c) in group[..end].char_indices() {
+                match c {
+                    '{' => level += 1,
+                    '}' => level -= 1,
+                    ',' if level == 0 => start = true,
+                    c if start && !c.is_whitespace() => {
+                        used.push(name(&group[i..]));
+                        start = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            used.push(name(rest));
+        }
+    }
+    used
+}
+
+/// The module of a part a file of `src/` belongs to (its second component, without `.rs`), or
+/// `None` for the part's own root (`mod.rs`, or a part that is one file).
+fn module(relative: &Path) -> Option<String> {
+    let second = relative.components().nth(1)?.as_os_str().to_string_lossy().into_owned();
+    (second != "mod.rs").then(|| second.trim_end_matches(".rs").to_string())
+}
+
+#[test]
+fn the_modules_of_a_part_use_each_other_without_a_cycle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // part -> module -> the sibling modules it uses
+    let mut edges: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(&root).into_iter().filter_map(Result::ok) {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let relative = path.strip_prefix(&root).unwrap();
+        let (here, Some(from)) = (part(relative), module(relative)) else { continue };
+        let text = code(&std::fs::read_to_string(path).unwrap());
+        let siblings = edges.entry(here.clone()).or_default();
+        let uses = siblings.entry(from.clone()).or_default();
+        for prefix in [format!("crate::{here}::"), "super::".to_string()] {
+            for (index, _) in text.match_indices(&prefix) {
+                let rest = &text[index + prefix.len()..];
+                let used: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                // `super::x` names `x` in the part's root (a sibling module, when `x` is one) from a
+                // module's own file; from a file further down it names something of its own module.
+                let deeper = relative.components().count() > 2 && !relative.ends_with("mod.rs");
+                let sibling = (prefix != "super::" || !deeper).then_some(used);
+                if let Some(used) = sibling.filter(|u| *u != from && !u.is_empty()) {
+                    uses.insert(used);
+                }
+            }
+        }
+    }
+    let mut cycles = Vec::new();
+    for (part, modules) in &edges {
+        for start in modules.keys() {
+            // A path from `start` back to itself through the modules it uses.
+            let mut stack = vec![(start.clone(), vec![start.clone()])];
+            let mut visited = BTreeSet::new();
+            while let Some((at, trail)) = stack.pop() {
+                for next in modules.get(&at).into_iter().flatten() {
+                    if next == start {
+                        let mut cycle = trail.clone();
+                        cycle.push(next.clone());
+                        cycles.push(format!("{part}: {}", cycle.join(" -> ")));
+                    } else if visited.insert(next.clone()) {
+                        let mut longer = trail.clone();
+                        longer.push(next.clone());
+                        stack.push((next.clone(), longer));
+                    }
+                }
+            }
+        }
+    }
+    assert!(cycles.is_empty(), "modules of one part that use each other in a cycle:\n{}", cycles.join("\n"));
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 use tool_conformance::Corpus;
-use tool_conformance::json::Value;
+use tool_conformance::Value;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

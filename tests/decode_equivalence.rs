@@ -7,8 +7,8 @@
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use tool_conformance::Value;
 use tool_conformance::case::Check;
-use tool_conformance::json::Value;
 use tool_conformance::reference::entities::{self, MAX_PASSES, decode_once};
 
 /// The former decoder: whole passes of `decode_once` until a fixpoint or `MAX_PASSES`.

@@ -5,10 +5,10 @@
 //! needs.
 
 use serde_json::{Value, json};
+use tool_conformance::peer::protocol::{Answer, Command, Request, VERSION};
+use tool_conformance::peer::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
 use tool_conformance::run::config::{Limits, RunConfig, Selection};
 use tool_conformance::run::{self as runner, jobs};
-use tool_conformance::target::protocol::{Answer, Command, Request, VERSION};
-use tool_conformance::target::protocol_schema::{ProtocolSchema, SCHEMA_TEXT};
 use tool_conformance::{Corpus, Reference, Status};
 
 fn schema() -> Value {
@@ -141,12 +141,12 @@ fn broken_responses_are_refused_at_the_schema_path_to_look_at() {
 
 #[test]
 fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {
+    use tool_conformance::Limits;
     use tool_conformance::case::{Check, Expect};
-    use tool_conformance::run::config::Limits;
+    use tool_conformance::peer::remote::Remote;
+    use tool_conformance::peer::transcript::WireLog;
     use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::target::remote::Remote;
-    use tool_conformance::target::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let mut case = corpus
@@ -205,11 +205,11 @@ impl tool_conformance::Target for Refusing {
 #[test]
 fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must_refuse_too() {
     use tool_conformance::case::{Check, Expect};
-    use tool_conformance::corpus::passes_validation;
+    use tool_conformance::judge::passes_validation_as_sent;
+    use tool_conformance::peer::remote::Remote;
+    use tool_conformance::peer::transcript::WireLog;
     use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::target::remote::Remote;
-    use tool_conformance::target::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let cases: Vec<_> =
@@ -222,17 +222,21 @@ fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must
     let mut session = runner::Session::start(Refusing(Reference::new()));
     let (mut failed, mut skipped) = (0, 0);
     for (case, outcome) in cases.iter().zip(&ran.run.outcomes) {
-        let Check::Normalize { input_schema, expect: Expect::One(expected), .. } = &case.check else { unreachable!() };
+        let Check::Normalize { input_schema, arguments, expect: Expect::One(expected) } = &case.check else {
+            unreachable!()
+        };
+        let passes = passes_validation_as_sent(input_schema, expected, arguments);
         match &outcome.status {
-            // Arguments that, normalized as expected, pass validation should have reached the tool.
-            Status::Fail(failure) if passes_validation(input_schema, expected) => {
+            // Arguments that, normalized as expected (their numbers as sent, too), pass validation
+            // should have reached the tool.
+            Status::Fail(failure) if passes => {
                 assert_eq!(failure.actual, json!({"rejected": {"message": "1 validation error: ops must be array"}}));
                 assert!(failure.exchange.iter().any(|line| line.contains("\"rejected\":")), "{:?}", failure.exchange);
                 failed += 1;
             }
             // Arguments that break the schema once normalized are refused by a validating runtime
             // too: what normalization made of them cannot be seen.
-            Status::Skip { reason } if !passes_validation(input_schema, expected) => {
+            Status::Skip { reason } if !passes => {
                 assert!(reason.starts_with("not observable"), "{reason}");
                 skipped += 1;
             }
@@ -274,10 +278,10 @@ impl tool_conformance::Target for Executing {
 #[test]
 fn a_failing_case_shows_the_same_exchange_whatever_ran_before_it_on_its_instance() {
     use tool_conformance::case::{Case, Check};
+    use tool_conformance::peer::remote::Remote;
+    use tool_conformance::peer::transcript::WireLog;
     use tool_conformance::run::jobs::{Instance, run_cases};
     use tool_conformance::serve::Loopback;
-    use tool_conformance::target::remote::Remote;
-    use tool_conformance::target::transcript::WireLog;
 
     let corpus = Corpus::embedded().expect("the corpus loads");
     let run = |cases: &[&Case]| {

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 use tool_conformance::Reference;
+use tool_conformance::peer::protocol::Command;
+use tool_conformance::peer::protocol_schema::ProtocolSchema;
 use tool_conformance::serve::{Server, stdio};
-use tool_conformance::target::protocol::Command;
-use tool_conformance::target::protocol_schema::ProtocolSchema;
 
 /// The `>` and `<` lines of the doc's `protocol-session` block, in order.
 fn session() -> Vec<(char, String)> {

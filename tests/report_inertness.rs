@@ -10,10 +10,10 @@
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde_json::{Value, json};
 use std::time::Duration;
+use tool_conformance::Failure;
 use tool_conformance::json::inert::is_hidden;
 use tool_conformance::json::surrogate::stand_in;
 use tool_conformance::report::{Report, html, junit, markdown, terminal};
-use tool_conformance::run::outcome::Failure;
 use tool_conformance::run::run;
 use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Target, TargetError, Tool};
 use tool_conformance::{Level, Outcome, Status, Transport, View};
@@ -460,9 +460,9 @@ fn walk_readme(markdown: &str) -> (String, Vec<String>) {
 
 #[test]
 fn a_standing_readme_renders_no_element_the_page_did_not_write() {
+    use tool_conformance::StatusKind;
     use tool_conformance::report::about::About;
     use tool_conformance::report::readme::{Adapter, Inputs, render};
-    use tool_conformance::run::outcome::StatusKind;
     use tool_conformance::standing::expectations::{ExpectedFailure, Triage};
     use tool_conformance::standing::file::StandingFile;
 
@@ -487,6 +487,8 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
             version: injections[4].clone(),
             registry: "npm".into(),
             language: "python".into(),
+            path: injections[3].clone(),
+            pinned_behind: Some(injections[1].clone()),
             api: injections.join(" "),
             choices: injections.clone(),
             repro: "repro.py".into(),

@@ -4,8 +4,8 @@
 
 use serde_json::json;
 use std::path::PathBuf;
+use tool_conformance::judge::outcome::{Failure, Observation};
 use tool_conformance::report::{Report, Suite, badge, html, json as json_report, junit, markdown, terminal};
-use tool_conformance::run::outcome::{Failure, Observation};
 use tool_conformance::standing::digest::CorpusDigest;
 use tool_conformance::{Corpus, Implementation, Level, Outcome, Standing, Status, Transport};
 

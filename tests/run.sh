@@ -79,7 +79,7 @@ assert not errored, f"the kit's example errored (it does not speak the protocol)
 assert verdicts == {"RT-TOOL-8": "not_claimed", "PLAT-162": "does_not_conform"}, verdicts
 PY
 }
-python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet ./adapters/python
+python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "./adapters/python[signature]"
 (cd adapters/python && "$kits/venv/bin/python" -m unittest discover -s tests)
 awk '/^```python$/{f=1;next} /^```$/{if(f){exit}} f' adapters/python/README.md >"$kits/example.py"
 kit_example python "$kits/venv/bin/python $kits/example.py"

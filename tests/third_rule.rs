@@ -5,9 +5,9 @@
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
+use tool_conformance::peer::{Implementation, Invocation, Target, TargetError};
 use tool_conformance::run::run;
 use tool_conformance::standing::{Standing, Verdict};
-use tool_conformance::target::{Implementation, Invocation, Target, TargetError};
 use tool_conformance::{Corpus, Level, Reference, Selection, Tool, Transport, View};
 
 const TOY_RULE: &str = r#"# yaml-language-server: $schema=../../schemas/rule.schema.json
@@ -138,7 +138,7 @@ fn a_rule_file_saying_one_error_holds_rejections_to_the_one_error() {
     let toy = &bare.rules[2];
     assert_eq!(toy.verdict, Verdict::DoesNotConform, "an error of problems alone is not the one error");
     let refused = toy.clauses.iter().find(|c| c.clause == "TOY-1.refused").unwrap();
-    assert_eq!(refused.counts.get(Level::Required, tool_conformance::run::outcome::StatusKind::Fail), 1);
+    assert_eq!(refused.counts.get(Level::Required, tool_conformance::StatusKind::Fail), 1);
 }
 
 fn check(dir: &Path) -> (Option<i32>, String) {

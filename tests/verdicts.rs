@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 use std::path::Path;
+use tool_conformance::Verdict;
 use tool_conformance::report::{Report, badge};
 use tool_conformance::run::run;
-use tool_conformance::standing::Verdict;
 use tool_conformance::standing::expectations::ExpectedFailures;
 use tool_conformance::{
     Corpus, Implementation, Invocation, Reference, Selection, Target, TargetError, Tool, Transport, View,

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Extracts the minimal reproductions of a generated reports/<name>/README.md, for
-run-frameworks.sh to run each from the adapter folder.
+run-frameworks.sh to run each from the adapter folder, and compares what they printed with what
+the page's standing records.
 
     python3 examples/adapters/reproductions.py PAGE LANGUAGE OUT_DIR
+    python3 examples/adapters/reproductions.py compare OUT_DIR STANDING TEMPLATE
 
 `tool-conformance readme` (src/report/readme.rs) writes each reproduction as a paragraph
 
@@ -14,14 +16,29 @@ the same fence alone on a line. Each group's paragraph follows the line `Minimal
 ...`; a group of describe cases only has `Smallest case: ...` and no code block.
 
 Every reproduction whose text differs from those before it is written to OUT_DIR/<n>.src (n from
-1), and one line per reproduction to OUT_DIR/index.tsv: n, the clause heading it sits under, and
-the n of the file it runs (its own, or the earlier identical one). Prints `<reproductions>
+1), and one line per reproduction to OUT_DIR/index.tsv: n, the clause heading it sits under, the
+n of the file it runs (its own, or the earlier identical one), and the id of the case it
+reproduces. Prints `<reproductions>
 <distinct>` on stdout. Exits 2, saying why on stderr, when the page does not have the shape above:
 a `Minimal reproduction:` line with no code block in LANGUAGE after it, a block not closed, or a
 block whose info string is not LANGUAGE, so a change of the page's format fails loudly instead of
 running nothing.
+
+`compare` reads OUT_DIR/index.tsv and, for each reproduction, OUT_DIR/<n>.src (what ran) and
+OUT_DIR/<n>.out (what it printed), and compares every outcome line it printed with the answers the
+adapter gave for the same arguments in the case's recorded exchange (STANDING, the standing.json
+beside the page): the arguments are read out of the filled source where TEMPLATE (the adapter's
+reproduction template) has `__ARGUMENTS__`. A `the tool received: <JSON>` line must match an
+answer in which the tool ran (`executed`, or a normalize answer's `arguments`), with the same
+value whenever both are readable JSON (an answer cut short in the exchange, or a line printed
+`(not JSON)`, compares by kind alone); a `the caller got:` line must match an answer in which the
+caller was refused (`rejected`). A reproduction whose case errored, or whose exchange holds no
+answer to those arguments, is not compared, and is counted so. Prints `<compared> <not compared>`
+and one line per mismatch on stderr; exits 1 when any reproduction does not show what its page
+records.
 """
 
+import json
 import os
 import re
 import sys
@@ -35,7 +52,116 @@ def fail(page, line, message):
     sys.exit(2)
 
 
+OUTCOME = re.compile(r"^(?P<kind>the tool received|the caller got): ?(?P<rest>.*)$")
+READABLE = object()  # an answer's kind is known but not its value
+
+
+def arguments_in(source, template):
+    """The arguments a filled reproduction sends: the JSON text where the template's first line
+    holding `__ARGUMENTS__` has it (None when no line of the source fits that line)."""
+    for line in template.split("\n"):
+        if "__ARGUMENTS__" not in line:
+            continue
+        before, after = line.split("__ARGUMENTS__", 1)
+        before = before.replace("__TOOL__", "")
+        for filled in source.split("\n"):
+            if filled.startswith(before) and filled.endswith(after) and len(filled) >= len(before) + len(after):
+                text = filled[len(before) : len(filled) - len(after)]
+                try:
+                    return json.loads(text)
+                except ValueError:
+                    continue
+        return None
+    return None
+
+
+def answers(case, arguments):
+    """(kind, value) of every answer in the case's exchange to a call with these arguments: kind
+    `received` or `refused`; value the JSON received, or READABLE when the answer is cut short. A
+    request cut short (its arguments unreadable) counts as one with these arguments."""
+    out = []
+    lines = case.get("exchange") or []
+    for i, line in enumerate(lines[:-1]):
+        if not line.startswith("> ") or not lines[i + 1].startswith("< "):
+            continue
+        request, answer = line[2:], lines[i + 1][2:]
+        try:
+            sent = json.loads(request)
+        except ValueError:
+            sent = None
+            if not re.match(r'^\{"cmd":"(invoke|normalize)"', request):
+                continue
+        if sent is not None:
+            if sent.get("cmd") not in ("invoke", "normalize") or sent.get("arguments") != arguments:
+                continue
+        try:
+            got = json.loads(answer)
+        except ValueError:
+            got = None
+        if got is not None:
+            if got.get("outcome") == "executed":
+                out.append(("received", got.get("received")))
+            elif got.get("outcome") == "rejected" or "rejected" in got:
+                out.append(("refused", None))
+            elif "arguments" in got and "outcome" not in got:
+                out.append(("received", got["arguments"]))
+        elif '"outcome":"executed"' in answer or re.match(r'^\{"seq":\d+,"arguments":', answer):
+            out.append(("received", READABLE))
+        elif '"outcome":"rejected"' in answer or re.match(r'^\{"seq":\d+,"rejected":', answer):
+            out.append(("refused", None))
+    return out
+
+
+def mismatch(printed, recorded):
+    """Why one printed outcome line shows something no recorded answer does, or None."""
+    kind, rest = printed
+    if kind == "the caller got":
+        return None if any(k == "refused" for k, _ in recorded) else "the caller was refused, where the page records the tool running"
+    ran = [v for k, v in recorded if k == "received"]
+    if not ran:
+        return "the tool ran, where the page records the call refused"
+    if rest.startswith("(not JSON)"):
+        return None
+    try:
+        value = json.loads(rest)
+    except ValueError:
+        return None  # not the kit's JSON line: by kind alone
+    known = [v for v in ran if v is not READABLE]
+    if not known or any(v == value for v in known) or READABLE in ran:
+        return None
+    return f"the tool received {rest}, where the page records it receiving {json.dumps(known[0])}"
+
+
+def compare(out, standing, template):
+    with open(standing, encoding="utf-8") as f:
+        cases = {c["id"]: c for c in json.load(f).get("cases", [])}
+    with open(template, encoding="utf-8") as f:
+        template_text = f.read()
+    compared = not_compared = bad = 0
+    with open(os.path.join(out, "index.tsv"), encoding="utf-8") as index:
+        rows = [line.rstrip("\n").split("\t") for line in index if line.strip()]
+    for n, _, src, case_id in rows:
+        case = cases.get(case_id)
+        with open(os.path.join(out, f"{src}.src"), encoding="utf-8") as f:
+            source = f.read()
+        with open(os.path.join(out, f"{src}.out"), encoding="utf-8", errors="replace") as f:
+            printed = [(m.group("kind"), m.group("rest")) for m in map(OUTCOME.match, f.read().split("\n")) if m]
+        recorded = answers(case, arguments_in(source, template_text)) if case and case.get("status") != "error" else []
+        if not recorded:
+            not_compared += 1
+            continue
+        compared += 1
+        why = next((w for w in (mismatch(p, recorded) for p in printed) if w), None)
+        if why:
+            bad += 1
+            print(f"reproduction {n} ({case_id}) does not show what its page records: {why}", file=sys.stderr)
+    print(compared, not_compared)
+    return 1 if bad else 0
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "compare":
+        sys.exit(compare(*sys.argv[2:]))
     if len(sys.argv) != 4:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         sys.exit(2)
@@ -44,6 +170,7 @@ def main():
         lines = f.read().split("\n")
     os.makedirs(out, exist_ok=True)
     heading = ""
+    case = ""
     announced = 0  # `Minimal reproduction:` lines
     found = []  # (line, heading, text)
     i = 0
@@ -53,6 +180,8 @@ def main():
             heading = line[4:]
         elif line.startswith("Minimal reproduction: "):
             announced += 1
+            found_id = re.match(r"Minimal reproduction: `([^`]+)`", line)
+            case = found_id.group(1) if found_id else ""
         elif PARAGRAPH.match(line):
             start = i + 1
             if PARAGRAPH.match(line).group("lang") != language:
@@ -72,18 +201,18 @@ def main():
                 i += 1
             if i == len(lines):
                 fail(page, start, "a reproduction whose code block is never closed")
-            found.append((start, heading, "\n".join(body) + "\n"))
+            found.append((start, heading, "\n".join(body) + "\n", case))
         i += 1
     if announced != len(found):
         fail(page, 1, f"{announced} `Minimal reproduction:` lines but {len(found)} reproduction code blocks")
     distinct = {}
     with open(os.path.join(out, "index.tsv"), "w", encoding="utf-8") as index:
-        for n, (_, head, text) in enumerate(found, 1):
+        for n, (_, head, text, case) in enumerate(found, 1):
             if text not in distinct:
                 distinct[text] = n
                 with open(os.path.join(out, f"{n}.src"), "w", encoding="utf-8") as f:
                     f.write(text)
-            index.write(f"{n}\t{head}\t{distinct[text]}\n")
+            index.write(f"{n}\t{head}\t{distinct[text]}\t{case}\n")
     print(len(found), len(distinct))
 
 

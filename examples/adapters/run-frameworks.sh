@@ -9,7 +9,8 @@
 #
 # The adapters are the folders examples/adapters/<name>/ that hold an `adapter.conf`: bash
 # `key=value` lines, `install=venv` (python3 -m venv .venv; pip install -r requirements.txt, run
-# from the repository root), `install=npm` (npm ci from package-lock.json) or `install=none`, and
+# from the repository root), `install=npm` (npm ci from package-lock.json), `install=cargo` (cargo
+# build --locked of the crate named by `crate=`, a folder from the repository root) or `install=none`, and
 # `command='...'`, the --stdio command line run from the repository root, where {dir} stands for
 # the adapter folder. An environment already installed from the same pins is reused.
 #
@@ -30,7 +31,9 @@
 # Every reproduction of the row's page (the one published, or with --check the page made in the
 # scratch folder) is then run from the adapter folder with its interpreter, 60 s at most each: one
 # that exits non-zero, times out, or prints neither a `the tool received:` nor a `the caller got:`
-# line fails the row (docs/protocol.md, "The reproduction template").
+# line fails the row (docs/protocol.md, "The reproduction template"), and so does one whose outcome
+# lines show something the page's standing does not record for its case (the tool running where the
+# call was refused, a refusal where the tool ran, another received value: reproductions.py compare).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -39,7 +42,7 @@ names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
-    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -62,7 +65,7 @@ done
 conf() {
   local file="examples/adapters/$1/adapter.conf"
   [ -f "$file" ] || return 1
-  (install='' command=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
+  (install='' command='' crate=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
 }
 
 # The harness: $TOOL_CONFORMANCE if set, else this checkout's debug build (which `cargo test`
@@ -97,7 +100,8 @@ install() {
       (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1 \
         && cp "$dir/package-lock.json" "$dir/node_modules/.installed-package-lock.json"
       ;;
-    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, none" >"$log"; return 1 ;;
+    cargo) cargo build --locked --quiet --manifest-path "$(conf "$1" crate)/Cargo.toml" >"$log" 2>&1 ;;
+    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, cargo, none" >"$log"; return 1 ;;
   esac
 }
 
@@ -152,6 +156,7 @@ reproductions() {
   case "$kind/$language" in
     venv/python) interpreter=(.venv/bin/python -) ;;
     npm/javascript) interpreter=(node --input-type=module -) ;;
+    cargo/rust) interpreter=(bash "$PWD/$(conf "$name" crate)/run-repro.sh") ;;  # the crate's run-repro.sh
     *) repro_note="no way to run a $language reproduction of an install=$kind adapter"; return 1 ;;
   esac
   out="$scratch/$name-repro"
@@ -162,7 +167,7 @@ reproductions() {
   fi
   read -r total distinct <<<"$counts"
   started=$(date +%s.%N)
-  while IFS=$'\t' read -r n head src; do
+  while IFS=$'\t' read -r n head src _; do
     [ "$n" = "$src" ] || continue
     ran=$((ran + 1))
     (cd "$dir" && timeout -k 5 "$repro_timeout" "${interpreter[@]}" <"$out/$n.src") >"$out/$n.out" 2>"$out/$n.err"
@@ -190,6 +195,16 @@ reproductions() {
     repro_note="$bad of the $ran reproductions of $page run from $dir fail (see above)"
     return 1
   fi
+  # What each printed, against what the page's standing records for its case.
+  template="$dir/$(sed -n 's/^repro:[[:space:]]*//p' "$dir/about.yaml" | tr -d "\"' \r" | head -n 1)"
+  if ! counts="$(python3 examples/adapters/reproductions.py compare "$out" "$(dirname "$page")/standing.json" "$template" 2>"$scratch/$name-compare-repro.txt")"; then
+    sed 's/^/  FAILED /' "$scratch/$name-compare-repro.txt"
+    repro_note="$(grep -c . "$scratch/$name-compare-repro.txt") of the reproductions of $page do not show what the page records (see above)"
+    return 1
+  fi
+  read -r compared uncompared <<<"$counts"
+  repro_note="$repro_note, $compared showing what the page records ($uncompared with no recorded answer to compare)"
+  echo "  reproductions compared with the page: $compared show what it records, $uncompared have no recorded answer to compare"
 }
 
 summary=()
@@ -225,6 +240,14 @@ for name in "${names[@]}"; do
       continue
     fi
     echo "  its own tests: $(grep -E '^# (pass|fail) ' "$scratch/$name-tests.txt" | tr '\n' ' ')"
+  fi
+  # A Rust adapter's own tests (its crate's cargo test) likewise.
+  if [ "$(conf "$name" install)" = cargo ]; then
+    if ! cargo test --locked --quiet --manifest-path "$(conf "$name" crate)/Cargo.toml" >"$scratch/$name-tests.txt" 2>&1; then
+      echo "FAILED $name: its own tests fail:"; tail -n 30 "$scratch/$name-tests.txt" | sed 's/^/  /'
+      summary+=("--       $name: FAILED: the adapter's own tests fail"); failed=true; continue
+    fi
+    echo "  its own tests: $(grep -m1 -E '^test result:' "$scratch/$name-tests.txt")"
   fi
   published="reports/$name"
   out="$published"

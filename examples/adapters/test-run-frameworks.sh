@@ -2,12 +2,18 @@
 # Checks that run-frameworks.sh --check tells a changed adapter from an unchanged one: a copy of
 # the example adapter published under a scratch name passes --check as published, and the same
 # copy changed (it no longer claims the http transport, so those cases become not applicable)
-# fails it, saying what changed. Exit 0 when both hold.
+# fails it, saying what changed. Then that it tells a drifted reproduction from a faithful one: a
+# copy of the llama-index row (its environment shared through a link, installed first if need be)
+# passes --check with every reproduction showing what its page records, and the same copy with a
+# reproduction template that no longer builds the tool as the adapter does (it drops the schema's
+# required names, so a call the adapter refuses runs the tool) fails it, naming the reproduction
+# that does not show what its page records. Exit 0 when all four hold.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 name="zz-check-$$"
 dir="examples/adapters/$name"
-trap 'rm -rf "$dir" "reports/$name"' EXIT
+drift="zz-drift-$$"
+trap 'rm -rf "$dir" "reports/$name" "examples/adapters/$drift" "reports/$drift"' EXIT
 mkdir -p "$dir" "reports/$name"
 cp examples/adapters/python/*.py "$dir/"
 cp examples/adapters/python/adapter.conf "$dir/"
@@ -33,6 +39,36 @@ if [ $? -ne 0 ] && grep -q -- "--       $name: FAILED" <<<"$out"; then
   echo "ok: the changed copy fails --check: $(grep -- "--       $name" <<<"$out" | sed 's/^ *-- *//')"
 else
   echo "FAIL: the changed copy passes --check:"; echo "$out" | sed 's/^/  /'
+  failures=$((failures + 1))
+fi
+
+# A reproduction that drifts from the adapter's own code.
+if [ ! -x examples/adapters/llama-index/.venv/bin/python ]; then
+  bash examples/adapters/run-frameworks.sh --check llama-index >/dev/null 2>&1 \
+    || { echo "FAIL: the llama-index row could not be installed and checked"; exit 1; }
+fi
+ddir="examples/adapters/$drift"
+mkdir -p "$ddir" "reports/$drift"
+cp examples/adapters/llama-index/{adapter.conf,about.yaml,adapter.py,tool.py,repro_template.py,requirements.txt} "$ddir/"
+ln -s "$PWD/examples/adapters/llama-index/.venv" "$ddir/.venv"
+cp reports/llama-index/{standing.json,expected-failures.yaml} "reports/$drift/"
+out="$(bash examples/adapters/run-frameworks.sh --check "$drift" 2>&1)"
+if [ $? -eq 0 ] && grep -q "ok       $drift: as published" <<<"$out" && grep -q "showing what the page records" <<<"$out"; then
+  echo "ok: the faithful reproductions pass --check: $(grep -o '[0-9]* showing what the page records' <<<"$out")"
+else
+  echo "FAIL: the faithful copy does not pass --check:"; echo "$out" | sed 's/^/  /'
+  failures=$((failures + 1))
+fi
+sed -i 's/adapter_tool.reproduce(NAME, SCHEMA, /adapter_tool.reproduce(NAME, dict(SCHEMA, required=[]), /' "$ddir/repro_template.py"
+if ! grep -q 'dict(SCHEMA, required=\[\])' "$ddir/repro_template.py"; then
+  echo "FAIL: the llama-index reproduction template's call was not found to change"
+  exit 1
+fi
+out="$(bash examples/adapters/run-frameworks.sh --check "$drift" 2>&1)"
+if [ $? -ne 0 ] && grep -q -- "--       $drift: FAILED" <<<"$out" && grep -q "does not show what its page records" <<<"$out"; then
+  echo "ok: the drifted reproduction fails --check: $(grep -m1 'does not show what its page records' <<<"$out" | sed 's/^ *//')"
+else
+  echo "FAIL: the drifted reproduction passes --check:"; echo "$out" | sed 's/^/  /'
   failures=$((failures + 1))
 fi
 [ "$failures" -eq 0 ]

@@ -43,7 +43,7 @@
 //!   for its problems only.
 //! - `describe`: `tools` (or the group's), a `tool`, and `views` (`get_api_spec`, `direct`; both
 //!   when absent) that must each publish the schema the tool was registered with: in a required
-//!   case its contract (`case::contract`), in an interpretation case the document itself.
+//!   case its contract (`judge::contract`), in an interpretation case the document itself.
 //!
 //! An `informational` case gives `behaviours`, a list of `{name, expected}` with at least two
 //! entries, instead of `expected`: the report records which one the implementation showed (or
@@ -52,8 +52,8 @@
 //! Values compare semantically (see `json::compare`). YAML numbers are 64-bit, so a value whose
 //! exact digits matter is written as JSON text under the `!json` tag.
 
-pub(crate) mod contract;
 pub mod tool;
+pub(crate) mod words;
 
 use crate::case::tool::{Tool, Transport, View};
 use serde::{Deserialize, Serialize};
@@ -76,15 +76,6 @@ pub enum Level {
 impl Level {
     /// All levels, in order.
     pub const ALL: [Level; 3] = [Level::Required, Level::Interpretation, Level::Informational];
-
-    /// The level's name as it appears in case files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Required => "required",
-            Level::Interpretation => "interpretation",
-            Level::Informational => "informational",
-        }
-    }
 }
 
 impl fmt::Display for Level {
@@ -402,3 +393,5 @@ mod tests {
         assert_eq!(serde_json::to_value(&i).unwrap()["received"]["n"].to_string(), "1.50000000000000000001");
     }
 }
+
+crate::case::words::words! { Level { Required => "required", Interpretation => "interpretation", Informational => "informational" } }

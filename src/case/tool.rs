@@ -32,15 +32,6 @@ pub enum Transport {
 impl Transport {
     /// All transports, in their canonical order.
     pub const ALL: [Transport; 3] = [Transport::Direct, Transport::Structured, Transport::Http];
-
-    /// The transport's name as it appears in case files and on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Transport::Direct => "direct",
-            Transport::Structured => "structured",
-            Transport::Http => "http",
-        }
-    }
 }
 
 impl fmt::Display for Transport {
@@ -62,14 +53,6 @@ pub enum View {
 impl View {
     /// Both views, in their canonical order.
     pub const ALL: [View; 2] = [View::GetApiSpec, View::Direct];
-
-    /// The view's name as it appears in case files and on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            View::GetApiSpec => "get_api_spec",
-            View::Direct => "direct",
-        }
-    }
 }
 
 impl fmt::Display for View {
@@ -77,3 +60,7 @@ impl fmt::Display for View {
         f.write_str(self.as_str())
     }
 }
+
+crate::case::words::words! { Transport { Direct => "direct", Structured => "structured", Http => "http" } }
+
+crate::case::words::words! { View { GetApiSpec => "get_api_spec", Direct => "direct" } }

@@ -9,13 +9,13 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use progress::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
 use tool_conformance::standing::expectations::ExpectedFailures;
 use tool_conformance::standing::regression::{self, Snapshot};
-use tool_conformance::target::transcript;
 use tool_conformance::{Corpus, Level, Reference, exit};
 
 /// Prints to stdout like `print!`, but a closed stdout (a pipe into `head`) ends the output
@@ -86,6 +86,9 @@ enum Command {
     /// measures (from the adapter's about.yaml and reproduction template, and timing.json), the
     /// verdict per rule, and the failures grouped by clause with a minimal reproduction each.
     Readme(ReadmeArgs),
+    /// Write the standings site of DIR (every DIR/<name>/standing.json) into OUT: an index of
+    /// verdicts, a page per implementation and a page per case, static, with no script.
+    Site(SiteArgs),
     /// Differential fuzzing against the reference: generated schemas and calls, judged only by
     /// what the rule text forces, each finding shrunk and written as a case file; exit 1 on a
     /// required finding.
@@ -118,22 +121,8 @@ struct FuzzArgs {
     /// takes it).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Fuzz the implementation this command line starts, over protocol v1 on its stdin and stdout
-    /// (split as `run --stdio` splits it).
-    #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "http")]
-    stdio: Option<String>,
-    /// Fuzz the implementation serving protocol v1 at this http:// URL.
-    #[arg(long, value_name = "URL")]
-    http: Option<String>,
-    /// The longest wait for one response, e.g. 5s or 500ms.
-    #[arg(long, value_name = "DURATION", default_value = "5s")]
-    timeout: String,
-    /// The longest wait for the implementation to start and answer start.
-    #[arg(long, value_name = "DURATION", default_value = "10s")]
-    start_timeout: String,
-    /// Restarts allowed after a crash, a timeout or an unreadable response.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().restarts)]
-    restarts: u32,
+    #[command(flatten)]
+    reach: ReachArgs,
 }
 
 impl FuzzArgs {
@@ -146,19 +135,9 @@ impl FuzzArgs {
             (None, None) => Some(1000),
             (cases, _) => cases,
         };
-        let target = TargetArgs {
-            stdio: self.stdio.clone(),
-            http: self.http.iter().cloned().collect(),
-            jobs: None,
-            timeout: self.timeout.clone(),
-            start_timeout: self.start_timeout.clone(),
-            restarts: self.restarts,
-            validate_protocol: false,
-            transcript: false,
-        };
         Ok(tool_conformance::fuzz::FuzzConfig {
-            target: target.spec()?,
-            limits: target.limits()?,
+            target: self.reach.spec()?,
+            limits: self.reach.limits()?,
             seed: self.seed,
             cases,
             time,
@@ -180,7 +159,7 @@ fn fuzz(args: &FuzzArgs) -> Result<u8> {
         ))
     });
     progress.finish();
-    out!("{}", tool_conformance::fuzz::render(&report));
+    out!("{}", multi_line(&tool_conformance::report::fuzz::render(&report)));
     Ok(if report.required.is_empty() && !report.gave_up { exit::CONFORMS } else { exit::NONCONFORMING })
 }
 
@@ -326,9 +305,9 @@ impl RunArgs {
             corpus: self.select.corpus.source(),
             selection: self.select.selection()?,
             report_dir: self.report.clone(),
-            target: self.target.spec()?,
-            jobs: self.target.spec()?.instances(self.target.jobs)?,
-            limits: self.target.limits()?,
+            target: self.target.reach.spec()?,
+            jobs: self.target.reach.spec()?.instances(self.target.jobs)?,
+            limits: self.target.reach.limits()?,
             validate_protocol: self.target.validate_protocol,
             transcript: self.target.transcript || self.full,
         })
@@ -357,12 +336,13 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare(args),
         Command::Table(args) => table(args),
         Command::Readme(args) => readme(args),
+        Command::Site(args) => site(args),
         Command::Fuzz(args) => fuzz(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", multi_line(&format!("{error:#}")));
             ExitCode::from(exit::USAGE)
         }
     }
@@ -399,7 +379,10 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     } else {
         let mut out = std::io::stdout().lock();
         for part in &ran.transcript {
-            let _ = std::io::Write::write_all(&mut out, transcript::render(&part.title, &part.exchanges).as_bytes());
+            let _ = std::io::Write::write_all(
+                &mut out,
+                tool_conformance::report::transcript::render(&part.title, &part.exchanges).as_bytes(),
+            );
         }
     }
     let run = ran.run;
@@ -468,23 +451,12 @@ fn print_full(corpus: &Corpus, report: &Report) {
     }
 }
 
-/// A status or verdict as `standing.json` spells it (`does_not_conform`), in words.
-fn words(name: &str) -> String {
-    name.replace('_', " ")
-}
-
 fn compare(args: &CompareArgs) -> Result<u8> {
     let old = Snapshot::load(&args.old)?;
     let new = Snapshot::load(&args.new)?;
-    let mut comparison = regression::compare(&old, &new);
-    for change in comparison.regressions.iter_mut().chain(&mut comparison.progressions).chain(&mut comparison.changes) {
-        change.from = words(&change.from);
-        change.to = words(&change.to);
-    }
-    for case in comparison.new.iter_mut().chain(&mut comparison.gone) {
-        case.status = words(&case.status);
-    }
-    print_maybe_colored(|| regression::render(&comparison, false), || regression::render(&comparison, true));
+    let comparison = regression::compare(&old, &new);
+    use tool_conformance::report::comparison::render;
+    print_maybe_colored(|| render(&comparison, false), || render(&comparison, true));
     Ok(if comparison.has_regression() { exit::NONCONFORMING } else { exit::CONFORMS })
 }
 
@@ -497,16 +469,35 @@ fn readme(args: &ReadmeArgs) -> Result<u8> {
     };
     let inputs = readme::Inputs::load(&args.dir, &adapter_dir, &link)?;
     let corpus = Corpus::embedded()?;
-    out!("{}", readme::render(&inputs, &corpus));
+    out!("{}", multi_line(&readme::render(&inputs, &corpus)));
+    Ok(exit::CONFORMS)
+}
+
+#[derive(Args)]
+struct SiteArgs {
+    /// The folder of published standings, e.g. reports.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// The folder to write the site into.
+    #[arg(long, value_name = "OUT")]
+    out: PathBuf,
+}
+
+fn site(args: &SiteArgs) -> Result<u8> {
+    let config = tool_conformance::report::site::SiteConfig { standings: args.dir.clone(), out: args.out.clone() };
+    outln!("{}", tool_conformance::report::site::build(&config)?);
     Ok(exit::CONFORMS)
 }
 
 fn table(args: &TableArgs) -> Result<u8> {
     let standings = tool_conformance::report::table::load_all(&args.dir)?;
-    outln!("{}", tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end());
+    outln!(
+        "{}",
+        multi_line(tool_conformance::report::table::render(&args.dir.to_string_lossy(), &standings).trim_end())
+    );
     let unexplained: Vec<String> = standings
         .iter()
-        .flat_map(|s| s.unexplained().into_iter().map(move |f| format!("{}: {}", s.folder, f.case)))
+        .flat_map(|s| s.unexplained().into_iter().map(move |f| one_line(&format!("{}: {}", s.folder, f.case))))
         .collect();
     if unexplained.is_empty() {
         return Ok(exit::CONFORMS);
@@ -560,32 +551,40 @@ fn list(args: &SelectArgs) -> Result<u8> {
     Ok(exit::CONFORMS)
 }
 
-/// The implementation a run tests, and how it is reached (run only).
+/// The implementation `run` and `fuzz` reach, and the limits they reach it within: one group of
+/// flags, the same for both commands.
 #[derive(Args)]
-struct TargetArgs {
-    /// (run only) Test the implementation this command line starts, over protocol v1 on its stdin
-    /// and stdout. It is split into words as a POSIX shell would (quotes and backslashes work) and
-    /// run without a shell: no variables, globs, pipes or redirections.
+struct ReachArgs {
+    /// Test the implementation this command line starts, over protocol v1 on its stdin and
+    /// stdout. It is split into words as a POSIX shell would (quotes and backslashes work) and run
+    /// without a shell: no variables, globs, pipes or redirections.
     #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "http")]
     stdio: Option<String>,
-    /// (run only) Test the implementation serving protocol v1 at this http:// URL. Repeat it to
-    /// spread the cases over several running instances.
+    /// Test the implementation serving protocol v1 at this http:// URL. `run` takes it again to
+    /// spread the cases over several running instances; `fuzz` reaches the first.
     #[arg(long, value_name = "URL")]
     http: Vec<String>,
+    /// The longest wait for one response, e.g. 5s or 500ms.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    timeout: String,
+    /// The longest wait for the implementation to start and answer start.
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    start_timeout: String,
+    /// Restarts allowed after a crash, a timeout or an unreadable response; then the remaining
+    /// cases are errors.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().restarts)]
+    restarts: u32,
+}
+
+/// The implementation a run tests, how it is reached, and on how many instances (run only).
+#[derive(Args)]
+struct TargetArgs {
+    #[command(flatten)]
+    reach: ReachArgs,
     /// (run only) Run N instances at once, the cases spread across them; the result is that of a
     /// serial run. Over HTTP, give one --http URL per instance.
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
-    /// (run only) The longest wait for one response, e.g. 5s or 500ms.
-    #[arg(long, value_name = "DURATION", default_value = "5s")]
-    timeout: String,
-    /// (run only) The longest wait for the implementation to start and answer start.
-    #[arg(long, value_name = "DURATION", default_value = "10s")]
-    start_timeout: String,
-    /// (run only) Restarts allowed after a crash, a timeout or an unreadable response; then the
-    /// remaining cases are errors.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().restarts)]
-    restarts: u32,
     /// (run only) Check every message against schemas/protocol.schema.json; a violation is an
     /// error naming the message and the schema path.
     #[arg(long)]
@@ -596,7 +595,7 @@ struct TargetArgs {
     transcript: bool,
 }
 
-impl TargetArgs {
+impl ReachArgs {
     fn spec(&self) -> Result<TargetSpec> {
         Ok(match (&self.stdio, self.http.is_empty()) {
             (Some(command), _) => TargetSpec::Stdio(CommandLine::parse(command)?),
@@ -626,6 +625,10 @@ struct ServeArgs {
     /// left out. Port 0 picks a free port. The URL is printed on stdout.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     http: Option<String>,
+    /// Serve --http on an address that is not loopback. The server has no authentication:
+    /// anyone who can reach the address can use it.
+    #[arg(long, requires = "http")]
+    allow_remote: bool,
 }
 
 fn serve(args: &ServeArgs) -> Result<u8> {
@@ -641,6 +644,12 @@ fn serve(args: &ServeArgs) -> Result<u8> {
         return Ok(exit::CONFORMS);
     };
     let address = serve::http::bind_address(address)?;
+    if !address.ip().is_loopback() && !args.allow_remote {
+        anyhow::bail!(
+            "{address} is not a loopback address, and the server has no authentication: give --allow-remote \
+             to serve anyone who can reach it"
+        );
+    }
     let options = serve::http::HttpOptions::default();
     let listener = serve::http::listen(address, &options).with_context(|| format!("binding {address}"))?;
     let local = listener.local_addr()?;

@@ -8,9 +8,9 @@ use super::CorpusArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use tool_conformance::case::{Check, Expect, Level};
+use tool_conformance::peer::transcript::{Exchange, Received};
 use tool_conformance::run::config::{RunConfig, Selection};
 use tool_conformance::run::jobs;
-use tool_conformance::target::transcript::{Exchange, Received};
 use tool_conformance::{Case, Corpus, exit};
 
 /// The clause map, and the rule texts it points into, as built into the binary.

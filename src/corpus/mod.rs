@@ -86,6 +86,13 @@ pub enum CorpusErrorKind {
     /// The file is not where case files go.
     #[error("case files live at cases/<RULE>/<topic>.yaml, beside their rule's cases/<RULE>/rule.yaml: {0}")]
     Placement(String),
+    /// A case file whose name cannot be a case id's topic.
+    #[error(
+        "{0:?} cannot name a topic: a case id is <RULE>/<topic>/<name>, and a topic (the file's name without \
+         .yaml) has no whitespace or control characters, so that every id can be written back in an \
+         expected-failures file; rename the file"
+    )]
+    TopicName(String),
     /// An added file at a path the corpus it is added to already has.
     #[error("{} is already in the corpus: an added file may not replace one (give it another name)", .0.display())]
     AlreadyThere(PathBuf),
@@ -172,7 +179,7 @@ pub fn read_dir(root: &Path) -> Result<Vec<(PathBuf, String)>, CorpusErrors> {
             continue;
         }
         let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-        match std::fs::read_to_string(path) {
+        match crate::corpus::yaml::read_capped(path, crate::corpus::yaml::MAX_SOURCE_BYTES) {
             Ok(text) => files.push((relative, text)),
             Err(error) => {
                 errors.push(error_at(relative, Position::default(), CorpusErrorKind::Read(error.to_string())))
@@ -215,7 +222,7 @@ impl Corpus {
     /// ```no_run
     /// // A working copy of cases/, or an extension laid out the same way.
     /// let corpus = tool_conformance::Corpus::from_dir(std::path::Path::new("cases"))?;
-    /// # Ok::<(), tool_conformance::corpus::CorpusErrors>(())
+    /// # Ok::<(), tool_conformance::CorpusErrors>(())
     /// ```
     pub fn from_dir(root: &Path) -> Result<Corpus, CorpusErrors> {
         Corpus::from_files(read_dir(root)?)
@@ -228,7 +235,7 @@ impl Corpus {
     ///
     /// ```no_run
     /// let corpus = tool_conformance::Corpus::embedded()?.with_added(std::path::Path::new("my-cases"))?;
-    /// # Ok::<(), tool_conformance::corpus::CorpusErrors>(())
+    /// # Ok::<(), tool_conformance::CorpusErrors>(())
     /// ```
     pub fn with_added(self, dir: &Path) -> Result<Corpus, CorpusErrors> {
         let added = read_dir(dir)?;
@@ -421,6 +428,9 @@ fn load_case_file(
         }
         _ => return Err(here(Position { line: 1, column: 1 }, CorpusErrorKind::Placement(path.display().to_string()))),
     };
+    if topic.is_empty() || topic.chars().any(|c| c.is_whitespace() || crate::json::inert::is_hidden(c)) {
+        return Err(here(Position { line: 1, column: 1 }, CorpusErrorKind::TopicName(topic)));
+    }
     let document = parse(path, text, &schemas().case, "schemas/case.schema.json")?;
     let parsed: CaseFile = read_narrowed(path, &document, &case_file_parts(&document))?;
     let rule_id = rule.id.clone();
@@ -562,7 +572,7 @@ fn lint_schema(schema: &Value) -> Result<(), String> {
 
 /// What an executed call hands its handler has passed PLAT-162's validation, so it must be valid
 /// against the tool's schema: in a required case under every reading the text allows
-/// ([`passes_validation`]), in an interpretation case under the suite's own reading (the root
+/// (`judge::strictest`), in an interpretation case under the suite's own reading (the root
 /// closed to the expected fields unless the schema declares additionalProperties). An expectation
 /// that is not is a bug in the case.
 fn lint_received(check: &Check, level: Level) -> Result<(), String> {
@@ -573,7 +583,9 @@ fn lint_received(check: &Check, level: Level) -> Result<(), String> {
         return Ok(());
     };
     let (error, readings) = match level {
-        Level::Required => (strictest_error(schema, received)?, "under some reading the rule text allows"),
+        Level::Required => {
+            (crate::judge::strictest::strictest_error(schema, received)?, "under some reading the rule text allows")
+        }
         _ => (validation_error(schema, received)?, "under the suite's reading"),
     };
     match error {
@@ -585,135 +597,10 @@ fn lint_received(check: &Check, level: Level) -> Result<(), String> {
     }
 }
 
-/// Whether `arguments` pass PLAT-162's validation against `schema` under every reading the rule
-/// text allows, judged by the strictest of them: the root closed to its declared properties
-/// (a name the schema only requires, or that only `patternProperties` admits, is unknown; the
-/// root schema `true` is closed too) unless it declares additionalProperties; every nested
-/// object closed unless it declares additionalProperties; every keyword of the schema enforced
-/// at every depth, `format` and `oneOf` included; `1.0` not an integer; and a minimum length
-/// counted in whatever unit gives the fewest (so a non-ASCII string under `minLength` is not
-/// vouched for). A schema that does not compile lets nothing pass. The harness judges a refused
-/// normalize with this, so that it settles no point the text leaves open.
-pub fn passes_validation(schema: &Value, arguments: &Value) -> bool {
-    matches!(strictest_error(schema, arguments), Ok(None))
-}
-
-/// The first error of `arguments` against `schema` under the strictest reading
-/// ([`passes_validation`]).
-fn strictest_error(schema: &Value, arguments: &Value) -> Result<Option<String>, String> {
-    let Value::Object(given) = arguments else {
-        return Ok(Some("the arguments are not an object".into()));
-    };
-    if schema.get("additionalProperties").is_none() {
-        let declared = schema.get("properties").and_then(Value::as_object);
-        if let Some(name) = given.keys().find(|name| !declared.is_some_and(|d| d.contains_key(*name))) {
-            return Ok(Some(format!("{name:?} is not a declared property of a root closed by default")));
-        }
-    }
-    let integer_only = |s: &Value| match s.get("type") {
-        Some(Value::String(t)) => t == "integer",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number"),
-        _ => false,
-    };
-    if any_pair(schema, arguments, &|s, v| integer_only(s) && v.as_number().is_some_and(written_with_fraction)) {
-        return Ok(Some("a number written with a fraction or exponent, where the schema asks for an integer".into()));
-    }
-    if any_pair(schema, arguments, &|s, v| s.get("minLength").is_some() && v.as_str().is_some_and(|t| !t.is_ascii())) {
-        return Ok(Some("a non-ASCII string, where the schema counts a minimum length".into()));
-    }
-    first_error(&close_nested(schema.clone(), false), arguments, true)
-}
-
-/// The first error of `arguments` against `schema` (draft 2020-12, formats asserted when
-/// `formats`), as `what at /pointer`; `Err` when the schema does not compile.
-fn first_error(schema: &Value, arguments: &Value, formats: bool) -> Result<Option<String>, String> {
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(formats)
-        .build(&crate::json::to_serde(schema))
-        .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
-    let instance = crate::json::to_serde(arguments);
-    Ok(validator.iter_errors(&instance).next().map(|error| {
-        let at = error.instance_path().as_str();
-        format!("{error} at {}", if at.is_empty() { "/" } else { at })
-    }))
-}
-
-/// `schema` with every object schema below the root that describes a value (under
-/// `properties`, `items`, `prefixItems`, `additionalProperties`, `patternProperties`, `$defs`,
-/// `definitions`, and the anyOf/oneOf branches of those) closed with `additionalProperties:
-/// false` unless it declares additionalProperties or unevaluatedProperties. allOf branches are
-/// left open, since closing one would refuse the names another declares.
-fn close_nested(mut schema: Value, close_here: bool) -> Value {
-    let Value::Object(map) = &mut schema else { return schema };
-    let describes_object = map.contains_key("properties")
-        || match map.get("type") {
-            Some(Value::String(t)) => t == "object",
-            Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
-            _ => false,
-        };
-    if close_here
-        && describes_object
-        && !map.contains_key("additionalProperties")
-        && !map.contains_key("unevaluatedProperties")
-    {
-        map.insert("additionalProperties".into(), Value::Bool(false));
-    }
-    for (key, value) in map.iter_mut() {
-        let taken = std::mem::take(value);
-        *value = match key.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" => match taken {
-                Value::Object(members) => {
-                    Value::Object(members.into_iter().map(|(k, v)| (k, close_nested(v, true))).collect())
-                }
-                other => other,
-            },
-            "items" | "additionalProperties" => close_nested(taken, true),
-            "prefixItems" => match taken {
-                Value::Array(items) => Value::Array(items.into_iter().map(|v| close_nested(v, true)).collect()),
-                other => other,
-            },
-            "anyOf" | "oneOf" => match taken {
-                Value::Array(items) => Value::Array(items.into_iter().map(|v| close_nested(v, close_here)).collect()),
-                other => other,
-            },
-            _ => taken,
-        };
-    }
-    schema
-}
-
-/// Whether `test` holds for some value inside `value` (itself included) and the schema that
-/// describes it, followed through `properties`, `additionalProperties`, `items` and the
-/// anyOf/oneOf/allOf branches.
-fn any_pair(schema: &Value, value: &Value, test: &dyn Fn(&Value, &Value) -> bool) -> bool {
-    if test(schema, value) {
-        return true;
-    }
-    let branches = ["anyOf", "oneOf", "allOf"].into_iter().filter_map(|k| schema.get(k)?.as_array()).flatten();
-    if branches.into_iter().any(|branch| any_pair(branch, value, test)) {
-        return true;
-    }
-    match value {
-        Value::Object(members) => members.iter().any(|(name, member)| {
-            let described =
-                schema.get("properties").and_then(|p| p.get(name)).or_else(|| schema.get("additionalProperties"));
-            described.is_some_and(|s| any_pair(s, member, test))
-        }),
-        Value::Array(items) => schema.get("items").is_some_and(|s| items.iter().any(|item| any_pair(s, item, test))),
-        _ => false,
-    }
-}
-
-/// Whether a number is written with a fraction or an exponent (`1.0`, `1e2`).
-fn written_with_fraction(number: &serde_json::Number) -> bool {
-    number.to_string().contains(['.', 'e', 'E'])
-}
-
 /// The first error of `arguments` against `schema` with its root closed as the suite reads
 /// PLAT-162 (to the expected fields), as `what at /pointer`.
 fn validation_error(schema: &Value, arguments: &Value) -> Result<Option<String>, String> {
-    first_error(&crate::case::closed_root(schema), arguments, false)
+    crate::judge::strictest::first_error(&crate::case::closed_root(schema), arguments, false)
 }
 
 fn expectation<T>(expected: Option<T>, behaviours: Option<Vec<Behaviour<T>>>) -> Expect<T> {

@@ -13,12 +13,51 @@
 //! is an error that says to use the tag. `!!str` makes a plain scalar a string; no other tag is
 //! read. Mapping keys must be strings, and a key may appear once per mapping. Aliases copy the
 //! node their anchor names. A file holds at most one document; an empty file is `null`.
+//!
+//! What a file may cost is bounded, so that no file (a mistake or a hostile one) can exhaust the
+//! harness: a source is read only up to [`MAX_SOURCE_BYTES`] ([`read_capped`]), nodes nest at
+//! most [`MAX_DEPTH`] deep (block or flow), and aliases may not expand a document past
+//! [`MAX_EXPANSION`] nodes per byte of its text (an "alias bomb": a few hundred bytes whose
+//! aliases of aliases stand for millions of nodes). Each is refused at the line and column where
+//! the limit is passed, and reading stops there.
 
 use crate::json::compare::{numbers_equal, push_token};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+/// The largest YAML source read (a case, rule, expected-failures or about file), in bytes: over
+/// twenty times the largest case file of the corpus, and room for some 25,000 expected failures.
+pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
+
+/// How deep nodes may nest (sequences and mappings, block or flow), the document being depth 1.
+pub const MAX_DEPTH: usize = 128;
+
+/// How many nodes a document may hold per byte of its text, aliases expanded (plus a floor of
+/// [`MIN_NODES`], for short files). A document without aliases holds fewer nodes than bytes.
+pub const MAX_EXPANSION: usize = 8;
+
+/// The node budget of a document however short its text.
+const MIN_NODES: usize = 4096;
+
+/// Reads `path` whole as UTF-8, refusing (as [`std::io::ErrorKind::InvalidData`]) a file longer
+/// than `max` bytes without reading past `max`: a device that never ends (`/dev/zero`) or a
+/// huge file costs no more than `max`.
+pub fn read_capped(path: &Path, max: u64) -> std::io::Result<String> {
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("the file is longer than {max} bytes, the most read"),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
 
 /// A place in a source file: 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -49,13 +88,23 @@ pub struct Document {
 impl Document {
     /// Parses `text`, converting it to JSON.
     pub fn parse(text: &str) -> Result<Document, YamlProblem> {
-        let mut builder = Builder::default();
-        Parser::new_from_str(text).load(&mut builder, true).map_err(|error| YamlProblem {
-            position: Position { line: error.marker().line(), column: error.marker().col() + 1 },
-            message: error.info().to_string(),
-        })?;
-        if let Some(problem) = builder.problem {
-            return Err(problem);
+        let mut builder =
+            Builder { budget: MIN_NODES.max(text.len().saturating_mul(MAX_EXPANSION)), ..Builder::default() };
+        let mut parser = Parser::new_from_str(text);
+        // Events one at a time, so that reading stops at the first problem (a document nested
+        // too deep or expanding too far is never read to its end).
+        loop {
+            let (event, mark) = parser.next_token().map_err(|error| YamlProblem {
+                position: Position { line: error.marker().line(), column: error.marker().col() + 1 },
+                message: error.info().to_string(),
+            })?;
+            if event == Event::StreamEnd {
+                break;
+            }
+            builder.on_event(event, mark);
+            if let Some(problem) = builder.problem {
+                return Err(problem);
+            }
         }
         Ok(Document { value: builder.value.unwrap_or(Value::Null), positions: builder.positions })
     }
@@ -86,9 +135,13 @@ struct Builder {
     value: Option<Value>,
     positions: HashMap<String, Position>,
     stack: Vec<Frame>,
-    anchors: HashMap<usize, Value>,
+    /// Each anchor's node and how many nodes it holds.
+    anchors: HashMap<usize, (Value, usize)>,
     documents: usize,
     problem: Option<YamlProblem>,
+    /// Nodes in the document so far, aliases expanded, and how many it may hold.
+    nodes: usize,
+    budget: usize,
 }
 
 enum Frame {
@@ -96,6 +149,8 @@ enum Frame {
         pointer: String,
         anchor: usize,
         items: Vec<Value>,
+        /// Nodes in it so far, itself included.
+        nodes: usize,
     },
     /// `start` is kept for an empty mapping: for block mappings the parser's start mark lies
     /// past the first key, so a mapping is located at its first key instead.
@@ -105,6 +160,8 @@ enum Frame {
         members: Map<String, Value>,
         key: Option<String>,
         start: Marker,
+        /// Nodes in it so far, itself included.
+        nodes: usize,
     },
 }
 
@@ -144,20 +201,42 @@ impl Builder {
         self.positions.entry(pointer.to_string()).or_insert(position(mark));
     }
 
-    /// Puts a finished node where it belongs.
-    fn place(&mut self, value: Value, anchor: usize) {
+    /// Puts a finished node of `count` nodes where it belongs.
+    fn place(&mut self, value: Value, anchor: usize, count: usize) {
         if anchor > 0 {
-            self.anchors.insert(anchor, value.clone());
+            self.anchors.insert(anchor, (value.clone(), count));
         }
         match self.stack.last_mut() {
             None => self.value = Some(value),
-            Some(Frame::Sequence { items, .. }) => items.push(value),
-            Some(Frame::Mapping { members, key, .. }) => {
+            Some(Frame::Sequence { items, nodes, .. }) => {
+                items.push(value);
+                *nodes += count;
+            }
+            Some(Frame::Mapping { members, key, nodes, .. }) => {
                 if let Some(key) = key.take() {
                     members.insert(key, value);
+                    *nodes += count;
                 }
             }
         }
+    }
+
+    /// Counts `count` more nodes in the document; false (and the problem recorded) past its
+    /// budget.
+    fn spend(&mut self, count: usize, mark: Marker) -> bool {
+        self.nodes = self.nodes.saturating_add(count);
+        if self.nodes > self.budget {
+            self.fail(
+                mark,
+                format!(
+                    "aliases expand this document past {} nodes ({MAX_EXPANSION} per byte of its text); \
+                     write the nodes out, or alias less",
+                    self.budget
+                ),
+            );
+            return false;
+        }
+        true
     }
 
     /// A key: it must be a string, and new in its mapping.
@@ -193,7 +272,7 @@ impl Builder {
                     return;
                 }
                 if anchor > 0 {
-                    self.anchors.insert(anchor, Value::String(text.clone()));
+                    self.anchors.insert(anchor, (Value::String(text.clone()), 1));
                 }
                 self.key(mapping, text, mark);
                 return;
@@ -212,7 +291,11 @@ impl Builder {
             }
         };
         match value {
-            Ok(value) => self.place(value, anchor),
+            Ok(value) => {
+                if self.spend(1, mark) {
+                    self.place(value, anchor, 1);
+                }
+            }
             Err(message) => self.fail(mark, message),
         }
     }
@@ -231,11 +314,18 @@ impl Builder {
             self.record(&pointer, mark);
             return self.fail(mark, message);
         }
+        if self.stack.len() + 1 > MAX_DEPTH {
+            self.record(&pointer, mark);
+            return self.fail(mark, format!("nodes nest deeper than {MAX_DEPTH} levels here"));
+        }
+        if !self.spend(1, mark) {
+            return;
+        }
         if mapping {
-            self.stack.push(Frame::Mapping { pointer, anchor, members: Map::new(), key: None, start: mark });
+            self.stack.push(Frame::Mapping { pointer, anchor, members: Map::new(), key: None, start: mark, nodes: 1 });
         } else {
             self.record(&pointer, mark);
-            self.stack.push(Frame::Sequence { pointer, anchor, items: Vec::new() });
+            self.stack.push(Frame::Sequence { pointer, anchor, items: Vec::new(), nodes: 1 });
         }
     }
 }
@@ -254,13 +344,17 @@ impl MarkedEventReceiver for Builder {
             }
             Event::Scalar(text, style, anchor, tag) => self.scalar(text, style, anchor, tag, mark),
             Event::Alias(anchor) => {
-                let Some(value) = self.anchors.get(&anchor).cloned() else {
+                let Some(count) = self.anchors.get(&anchor).map(|(_, count)| *count) else {
                     return self.fail(mark, "an alias to an unknown anchor".into());
                 };
+                if !self.spend(count, mark) {
+                    return;
+                }
+                let value = self.anchors.get(&anchor).map(|(value, _)| value.clone()).unwrap_or_default();
                 match self.slot() {
                     Slot::Value(pointer) => {
                         self.record(&pointer, mark);
-                        self.place(value, 0);
+                        self.place(value, 0, count);
                     }
                     Slot::Key(mapping) => match value {
                         Value::String(text) => self.key(mapping, text, mark),
@@ -271,16 +365,16 @@ impl MarkedEventReceiver for Builder {
             Event::SequenceStart(anchor, tag) => self.start(false, anchor, tag, mark),
             Event::MappingStart(anchor, tag) => self.start(true, anchor, tag, mark),
             Event::SequenceEnd => {
-                if let Some(Frame::Sequence { anchor, items, .. }) = self.stack.pop() {
-                    self.place(Value::Array(items), anchor);
+                if let Some(Frame::Sequence { anchor, items, nodes, .. }) = self.stack.pop() {
+                    self.place(Value::Array(items), anchor, nodes);
                 }
             }
             Event::MappingEnd => {
-                if let Some(Frame::Mapping { pointer, anchor, members, start, .. }) = self.stack.pop() {
+                if let Some(Frame::Mapping { pointer, anchor, members, start, nodes, .. }) = self.stack.pop() {
                     if members.is_empty() {
                         self.record(&pointer, start);
                     }
-                    self.place(Value::Object(members), anchor);
+                    self.place(Value::Object(members), anchor, nodes);
                 }
             }
             _ => {}

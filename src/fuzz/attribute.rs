@@ -20,15 +20,21 @@
 //!   closed-root) and one-error; anything else about the error is one-error. A call of the shape
 //!   of one of the ticket's two calls (`{}` to a tool that requires names; an unknown name that an
 //!   expected field ends with, as step_id and existing_step_id) cites scenarios too.
+//!   A rejection the reference makes that the target executes with a string it sent turned into
+//!   an array or object the reference's normalization kept as text is RT-TOOL-8 (8.2 or 8.3, as
+//!   for a normalize difference): the runtime decoded what clause 2 does not let it decode.
 //! - a describe difference is one-schema.
+//!
+//! [`file_under`] then files the case under the rule of the clause it is named by, so that a case
+//! never counts against a rule whose check did not fail.
 
 use super::generate::Generated;
 use crate::case::{Case, Check, Expect, InvokeExpectation};
 use crate::json::compare::same;
+use crate::judge::outcome::Failure;
 use crate::reference::entities::decode;
-use crate::reference::normalize::declared_types;
+use crate::reference::normalize::{declared_types, normalize};
 use crate::reference::validate::expected_fields;
-use crate::run::outcome::Failure;
 use serde_json::Value;
 
 /// The clauses a failure of `case` breaks, the one it is named by first.
@@ -53,9 +59,11 @@ pub fn clauses(case: &Case, generated: &Generated, failure: &Failure) -> Vec<Str
         }
         _ => vec![case.clauses.first().map(String::as_str).unwrap_or("RT-TOOL-8.2")],
     };
+    // Each clause once, and only those of the rule of the first: a case cites one rule.
+    let rule = out.first().and_then(|c| c.split('.').next()).unwrap_or_default().to_string();
     let mut seen = Vec::new();
     out.retain(|c| {
-        let new = !seen.contains(c);
+        let new = !seen.contains(c) && c.split('.').next() == Some(rule.as_str());
         seen.push(*c);
         new
     });
@@ -139,6 +147,12 @@ fn plat_clauses(
                 let problems = got.pointer("/error/problems").and_then(Value::as_array).cloned().unwrap_or_default();
                 out.push(class_of(&problems));
             }
+            InvokeExpectation::Rejected { .. }
+                if outcome == "executed" && decoded_against_the_text(schema, arguments, got) =>
+            {
+                let normalized = normalize(schema, arguments);
+                out.extend(normalize_clauses(schema, arguments, &normalized, &got["received"]));
+            }
             InvokeExpectation::Rejected { problems, .. } => {
                 let handler_ran = got.get("handler_calls").and_then(Value::as_u64).unwrap_or(0) > 0;
                 let expected: Vec<Value> =
@@ -166,6 +180,38 @@ fn plat_clauses(
         out.push("PLAT-162.scenarios");
     }
     out
+}
+
+/// Whether the handler received, for some root name, an array or object where the call sent a
+/// string that the reference's normalization leaves a string: JSON decoding the text does not
+/// allow, not a validation difference.
+fn decoded_against_the_text(schema: &Value, arguments: &Value, got: &Value) -> bool {
+    let (Value::Object(sent), Some(Value::Object(received))) = (arguments, got.get("received")) else {
+        return false;
+    };
+    let normalized = normalize(schema, arguments);
+    sent.iter().any(|(name, value)| {
+        value.is_string()
+            && normalized.get(name).is_some_and(Value::is_string)
+            && received.get(name).is_some_and(|v| v.is_array() || v.is_object())
+    })
+}
+
+/// Files `case` under the rule of the clause it is named by (its first): a call filed under
+/// RT-TOOL-8 whose rejection shows what validation saw needs PLAT-162, and reads a rejection for
+/// its problems only; one filed under PLAT-162 is held to the one error.
+pub fn file_under(case: &mut Case) {
+    let Some(rule) = case.clauses.first().and_then(|c| c.split('.').next()).map(String::from) else { return };
+    if rule == case.rule {
+        return;
+    }
+    let rejected = matches!(&case.check, Check::Invoke { expect: Expect::One(InvokeExpectation::Rejected { .. }), .. });
+    case.needs = if rule == "RT-TOOL-8" && rejected { vec!["PLAT-162".into()] } else { Vec::new() };
+    case.rejections =
+        if rule == "PLAT-162" { crate::case::Rejections::OneError } else { crate::case::Rejections::Problems };
+    case.id = case.id.replacen(&case.rule, &rule, 1);
+    case.location.file = std::path::PathBuf::from(format!("{rule}/fuzz.yaml"));
+    case.rule = rule;
 }
 
 /// Whether a call has the shape of one of the ticket's two: `{}` to a tool that requires names

@@ -42,8 +42,9 @@ pub const NAMES: [&str; 14] = [
 const WORDS: [&str; 9] = ["x", "Ember", " ", "Oak", "a b", "10", "true", "AT&T", "null"];
 
 /// Character references, as a model escapes text: plain, doubled, numeric, legacy forms without a
-/// semicolon, and text that only looks like one.
-const REFERENCES: [&str; 22] = [
+/// semicolon, names HTML 4 lacks (one of them two code points), and text that only looks like one.
+/// [`Piece::Entity`] draws the rest of the WHATWG table.
+const REFERENCES: [&str; 26] = [
     "&amp;",
     "&lt;",
     "&gt;",
@@ -66,15 +67,19 @@ const REFERENCES: [&str; 22] = [
     "&Amp;",
     "&;",
     "&",
+    "&apos;",
+    "&check;",
+    "&NotEqualTilde;",
+    "&amp;apos;",
 ];
 
 /// Text a runtime may be tempted to normalize: accents precomposed and combining, no-break and
 /// zero-width spaces, CJK, an astral character, a byte order mark, a control.
 const ODD: [&str; 9] = ["é", "e\u{301}", "\u{a0}", "\u{200b}", "日本", "😀", "\u{feff}", "\u{7}", "Ω"];
 
-/// Numbers at the edges, as JSON text: big integers, long decimals, whole floats, exponents,
-/// negative zero.
-const NUMBERS: [&str; 10] = [
+/// Numbers at the edges, as JSON text: big integers, long decimals, whole floats, exponents (big
+/// ones too), negative zero.
+const NUMBERS: [&str; 13] = [
     "0",
     "-1",
     "7",
@@ -85,6 +90,9 @@ const NUMBERS: [&str; 10] = [
     "9007199254740993",
     "123456789012345678901234567890",
     "0.1000000000000000055511151231257827",
+    "1E+2",
+    "1e400",
+    "-2.5e-400",
 ];
 
 /// Whole texts a model sends for a parameter: JSON scalars, JSON text of a string, small
@@ -100,6 +108,8 @@ pub enum Piece {
     Reference(usize),
     /// Odd Unicode of `ODD`.
     Odd(usize),
+    /// A semicolon-terminated name of the whole WHATWG table, by its index there.
+    Entity(usize),
 }
 
 /// What a leaf of a declaration is.
@@ -139,6 +149,9 @@ pub enum Decl {
     Ref(usize),
     /// A leaf type or null (`type: [<leaf>, "null"]`), as Optional parameters are declared.
     Nullable(Leaf),
+    /// An object holding an array of objects whose property `t` is the leaf
+    /// (`{rows: [{t: <leaf>}]}`): a value three levels below the parameter.
+    Deep(Leaf),
 }
 
 /// Type names a type list or a union draws from.
@@ -163,6 +176,8 @@ pub enum Sent {
     Literal(usize),
     /// null.
     Null,
+    /// A string of pieces three levels down, where [`Decl::Deep`] puts its leaf.
+    Deep(Vec<Piece>),
 }
 
 /// An item of generated JSON text, or of a generated array or object.
@@ -189,6 +204,10 @@ pub struct Param {
     pub sent: Option<Sent>,
     /// A `default` for it, an annotation, and a keyword outside the rule's classes (0: none).
     pub extras: (bool, bool, u8),
+    /// How its schema is spelled, saying the same thing (0: as built; 1: a type as a list of
+    /// one; 2: wrapped in a one-branch `anyOf`; 3: moved under `$defs` and referenced; 4: an
+    /// empty schema as `true`).
+    pub spelling: u8,
 }
 
 /// What is asked of the target.
@@ -251,6 +270,7 @@ fn piece() -> impl Strategy<Value = Piece> {
         3 => (0..WORDS.len()).prop_map(Piece::Word),
         4 => (0..REFERENCES.len()).prop_map(Piece::Reference),
         2 => (0..ODD.len()).prop_map(Piece::Odd),
+        1 => (0..htmlize::ENTITIES.len()).prop_map(Piece::Entity),
     ]
 }
 
@@ -279,6 +299,7 @@ fn decl() -> impl Strategy<Value = Decl> {
         1 => (vec(0..TYPE_NAMES.len(), 1..3), any::<bool>()).prop_map(|(t, one)| Decl::Union(t, one)),
         1 => (0..TYPE_NAMES.len()).prop_map(Decl::Ref),
         2 => leaf().prop_map(Decl::Nullable),
+        1 => leaf().prop_map(Decl::Deep),
     ]
 }
 
@@ -294,11 +315,12 @@ fn sent() -> impl Strategy<Value = Sent> {
     prop_oneof![
         3 => any::<u8>().prop_map(Sent::Valid),
         3 => pieces().prop_map(Sent::Text),
-        3 => (vec(item(), 0..3), proptest::bool::weighted(0.2), prop_oneof![6 => Just(0u8), 2 => Just(6u8), 3 => 1u8..8]).prop_map(|(i, m, b)| Sent::JsonText(i, m, b)),
+        3 => (vec(item(), 0..3), proptest::bool::weighted(0.2), prop_oneof![6 => Just(0u8), 2 => Just(6u8), 3 => 1u8..8, 3 => 8u8..13]).prop_map(|(i, m, b)| Sent::JsonText(i, m, b)),
         2 => any::<u8>().prop_map(Sent::WrongType),
         1 => (0..NUMBERS.len()).prop_map(Sent::Number),
         3 => (0..LITERALS.len()).prop_map(Sent::Literal),
         1 => Just(Sent::Null),
+        1 => pieces().prop_map(Sent::Deep),
     ]
 }
 
@@ -309,8 +331,16 @@ fn param() -> impl Strategy<Value = Param> {
         proptest::bool::weighted(0.4),
         proptest::option::weighted(0.75, sent()),
         (proptest::bool::weighted(0.2), proptest::bool::weighted(0.15), prop_oneof![8 => Just(0u8), 1 => 1u8..4]),
+        prop_oneof![6 => Just(0u8), 1 => 1u8..5],
     )
-        .prop_map(|(name, decl, required, sent, extras)| Param { name, decl, required, sent, extras })
+        .prop_map(|(name, decl, required, sent, extras, spelling)| Param {
+            name,
+            decl,
+            required,
+            sent,
+            extras,
+            spelling,
+        })
 }
 
 fn kind() -> impl Strategy<Value = Kind> {
@@ -357,8 +387,18 @@ fn text(pieces: &[Piece]) -> String {
             Piece::Word(i) => WORDS[*i],
             Piece::Reference(i) => REFERENCES[*i],
             Piece::Odd(i) => ODD[*i],
+            Piece::Entity(i) => entity(*i),
         })
         .collect()
+}
+
+/// The `i`-th semicolon-terminated name of the WHATWG table (the one before it, for a legacy name
+/// without its semicolon).
+fn entity(i: usize) -> &'static str {
+    let named = |j: usize| {
+        htmlize::ENTITIES.entries().nth(j).and_then(|(k, _)| std::str::from_utf8(k).ok()).filter(|k| k.ends_with(';'))
+    };
+    (0..=i).rev().find_map(named).unwrap_or("&amp;")
 }
 
 fn number(index: usize) -> Value {
@@ -418,6 +458,29 @@ fn decl_schema(decl: &Decl, defs: &mut Map<String, Value>) -> Value {
             defs.insert(name.clone(), typed(TYPE_NAMES[*t]));
             json!({ "$ref": format!("#/$defs/{name}") })
         }
+        Decl::Deep(leaf) => json!({"type": "object", "properties": {"rows": {
+            "type": "array", "items": {"type": "object", "properties": {"t": leaf_schema(leaf)}}
+        }}}),
+    }
+}
+
+/// `schema` spelled another way that says the same thing ([`Param::spelling`]); `key` names its
+/// entry under `$defs`.
+fn respelled(schema: Value, spelling: u8, key: &str, defs: &mut Map<String, Value>) -> Value {
+    match (spelling, schema) {
+        (1, Value::Object(mut map)) => {
+            if let Some(Value::String(t)) = map.get("type").cloned() {
+                map.insert("type".into(), json!([t]));
+            }
+            Value::Object(map)
+        }
+        (2, schema) => json!({ "anyOf": [schema] }),
+        (3, schema) => {
+            defs.insert(key.to_string(), schema);
+            json!({ "$ref": format!("#/$defs/{key}") })
+        }
+        (4, Value::Object(map)) if map.is_empty() => Value::Bool(true),
+        (_, schema) => schema,
     }
 }
 
@@ -434,6 +497,7 @@ fn main_type(decl: &Decl) -> &'static str {
         Decl::TypeList(t) | Decl::Union(t, _) => t.first().map_or("any", |t| TYPE_NAMES[*t]),
         Decl::Ref(t) => TYPE_NAMES[*t],
         Decl::Nullable(leaf) => main_type(&Decl::Leaf(leaf.clone())),
+        Decl::Deep(_) => "object",
     }
 }
 
@@ -474,6 +538,10 @@ fn valid_value(decl: &Decl, seed: u8) -> Value {
                 map.insert(NAMES[*name].to_string(), leaf_value(leaf, seed));
             }
             Value::Object(map)
+        }
+        Decl::Deep(leaf) => {
+            let row = json!({ "t": leaf_value(leaf, seed) });
+            json!({ "rows": vec![row; 1 + usize::from(seed % 2)] })
         }
         Decl::TypeList(types) | Decl::Union(types, _) if !types.is_empty() => {
             typed_value(TYPE_NAMES[types[usize::from(seed) % types.len()]])
@@ -530,7 +598,34 @@ fn json_text(items: &[Item], map: bool, broken: u8) -> String {
         4 => text[..text.len().saturating_sub(1)].to_string(),
         5 => format!("{text} x"),
         6 => text.replace('"', "&quot;").replace('[', "&#91;"),
-        _ => format!("\u{a0}{text}"),
+        7 => format!("\u{a0}{text}"),
+        // What some parsers accept beyond RFC 8259: NaN and the infinities.
+        8..=10 => {
+            let token = ["NaN", "Infinity", "-Infinity"][usize::from(broken - 8)];
+            let member = if map { format!("\"n\":{token}") } else { token.to_string() };
+            let inner = &text[1..text.len() - 1];
+            let (open, close) = (&text[..1], &text[text.len() - 1..]);
+            if inner.is_empty() { format!("{open}{member}{close}") } else { format!("{open}{member},{inner}{close}") }
+        }
+        // A duplicate name, first spelled one way then another value.
+        11 => {
+            let inner = &text[1..text.len() - 1];
+            let pair = "\"d\":1,\"d\":2";
+            if map {
+                if inner.is_empty() { format!("{{{pair}}}") } else { format!("{{{pair},{inner}}}") }
+            } else if inner.is_empty() {
+                format!("[{{{pair}}}]")
+            } else {
+                format!("[{{{pair}}},{inner}]")
+            }
+        }
+        // A number with an exponent beyond a double's range.
+        _ => {
+            let inner = &text[1..text.len() - 1];
+            let member = if map { "\"e\":1e400" } else { "1e400" };
+            let (open, close) = (&text[..1], &text[text.len() - 1..]);
+            if inner.is_empty() { format!("{open}{member}{close}") } else { format!("{open}{member},{inner}{close}") }
+        }
     }
 }
 
@@ -568,6 +663,7 @@ fn sent_value(decl: Option<&Decl>, sent: &Sent) -> Value {
         Sent::Number(i) => number(*i),
         Sent::Literal(i) => Value::String(LITERALS[*i].to_string()),
         Sent::Null => Value::Null,
+        Sent::Deep(pieces) => json!({ "rows": [{ "t": text(pieces) }] }),
     }
 }
 
@@ -600,6 +696,7 @@ impl Raw {
                     _ => None,
                 };
             }
+            let schema = respelled(schema, param.spelling, &format!("p{}", param.name), &mut defs);
             properties.insert(name.to_string(), schema);
             if param.required {
                 required.push(json!(name));

@@ -5,14 +5,18 @@
 //! through ([`crate::reference::readings`]). The answer becomes the expectation of an in-memory
 //! [`Case`] whose level is `required` when no reading was taken, `interpretation` when one was,
 //! and which is not judged at all when the rule leaves a point of it open (informational). The
-//! case then runs against the target through the ordinary runner ([`Session::run_case`]), so a
-//! generated case is held to exactly what a corpus case of its level is held to (exact problems,
+//! case is then asked of the target through the runner's session and its answers judged by
+//! [`crate::judge`], once, so a generated case is held to exactly what a corpus case of its
+//! level is held to (exact problems,
 //! the bounds of expected fields, one deterministic error, the contract of a published schema),
 //! and wording the rule leaves free is no finding. A failure is a finding, named by the clause
 //! its difference breaks ([`attribute`]); a target that cannot answer is reported apart, with
 //! the request. A finding is shrunk (proptest's shrinking of the generated data, keeping "the
-//! target still fails at the same level in the same clause"), then written as a case file
-//! ([`mod@write`]) that `check --add-cases` accepts and `run --add-cases` reproduces.
+//! target still fails at the same level in the same clause"), rid of what normalization changed
+//! when that does not change the outcome, and filed under the rule whose check failed; findings
+//! are told apart after shrinking, by level, clause and kind of check. Each is then written as a case
+//! ([`mod@write`]) that `check --add-cases` accepts, the reference passes and `run --add-cases`
+//! fails the target on again, except a failed check beyond the text, which no case holds.
 
 pub mod attribute;
 pub mod generate;
@@ -20,17 +24,15 @@ pub mod write;
 
 use crate::case::tool::{Tool, Transport, View};
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Location, Problem, Rejections};
+use crate::judge::outcome::{Failure, Status};
+use crate::judge::{Answers, describe};
+use crate::peer::Target;
+use crate::peer::spec::{Limits, TargetSpec};
 use crate::reference::normalize::normalize;
 use crate::reference::readings::{self, Readings};
 use crate::reference::registry::Registry;
 use crate::reference::validate::ProblemKind;
 use crate::run::Session;
-use crate::run::outcome::{Failure, Status};
-use crate::target::Target;
-use crate::target::http::HttpTarget;
-use crate::target::spec::{Limits, TargetSpec};
-use crate::target::stdio::StdioTarget;
-use crate::target::transcript::WireLog;
 use generate::{Generated, Kind, Raw};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -179,7 +181,9 @@ fn expectation(generated: &Generated, id: &str, note: &str) -> Option<(Case, Rea
             let mut readings = readings::of_invoke(schema, arguments, &answer);
             let expect = match &answer {
                 Ok(received) => {
-                    if readings.level() == Level::Required && !crate::corpus::passes_validation(schema, received) {
+                    if readings.level() == Level::Required
+                        && !crate::judge::strictest::passes_validation(schema, received)
+                    {
                         // Some reading the walk did not name settles that it passes: not judged.
                         readings.take(readings::Reading::NestedValidation);
                     }
@@ -259,14 +263,19 @@ fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// Runs one generated input against the target and judges it.
+/// Runs one generated input against the target and judges its answers (once: a describe case
+/// that passes the contract is held to the document by the same answers).
 fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, note: &str) -> Verdict {
     let Some((case, readings)) = expectation(generated, id, note) else { return Verdict::Open };
     if case.level == Level::Informational {
         return Verdict::Open;
     }
     let case_level = case.level;
-    let outcome = session.run_case(&case);
+    let answers = session.answers(&case);
+    let outcome = match &answers {
+        Ok(answers) => crate::judge::judge(&case, answers),
+        Err(status) => crate::judge::outcome::Outcome::new(&case, (**status).clone()),
+    };
     let taken: Vec<String> = readings.iter().map(|r| r.doc().to_string()).collect();
     match outcome.status {
         Status::Pass => {
@@ -278,17 +287,18 @@ fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, n
                 return Verdict::Found {
                     level: Level::Interpretation,
                     clauses: vec!["PLAT-162.one-error".into()],
-                    readings: vec![format!("check beyond the text: {}", check.check)],
+                    readings: vec![format!("{BEYOND_THE_TEXT}{}", check.check)],
                     case: Box::new(case),
                     failure: Box::new(failure),
                 };
             }
-            if let Check::Describe { .. } = case.check {
-                // The document as registered: the interpretation reading of one registered schema.
-                let mut document = case;
-                document.level = Level::Interpretation;
-                let outcome = session.run_case(&document);
-                if let Status::Fail(failure) = outcome.status {
+            if let (Check::Describe { tools, tool, .. }, Ok(Answers::Described(published))) = (&case.check, &answers) {
+                // The same answers held to the document as registered: the interpretation reading
+                // of one registered schema.
+                let registered = describe::registered(tools, tool);
+                if let Status::Fail(failure) = describe::judge(Level::Interpretation, &registered, published) {
+                    let mut document = case;
+                    document.level = Level::Interpretation;
                     return Verdict::Found {
                         level: Level::Interpretation,
                         clauses: vec!["PLAT-162.one-schema".into()],
@@ -304,6 +314,7 @@ fn judge<T: Target>(session: &mut Session<T>, generated: &Generated, id: &str, n
             let clauses = attribute::clauses(&case, generated, &failure);
             let mut case = case;
             case.clauses = clauses.clone();
+            attribute::file_under(&mut case);
             Verdict::Found {
                 level: case.level,
                 clauses,
@@ -364,70 +375,15 @@ pub struct Progress {
 
 /// Fuzzes the target `config` names (an external one is started and stopped here).
 pub fn run(config: &FuzzConfig, progress: &mut dyn FnMut(Progress)) -> FuzzReport {
-    let mut target: Box<dyn Target> = match &config.target {
-        TargetSpec::Reference => Box::new(crate::reference::Reference::new()),
-        TargetSpec::Stdio(command) => {
-            Box::new(StdioTarget::spawn(command.clone(), config.limits.clone(), WireLog::new()))
-        }
-        TargetSpec::Http(urls) => match urls.first() {
-            Some(url) => Box::new(HttpTarget::connect(url.clone(), config.limits.clone(), WireLog::new())),
-            None => Box::new(crate::reference::Reference::new()),
-        },
+    // One instance, built as a run builds its instances (over HTTP, at the first URL).
+    let built = crate::run::jobs::build(&config.target, &config.limits, 1, false, false);
+    let reason = match built.map(|mut instances| instances.pop()) {
+        Ok(Some(mut instance)) => return fuzz(instance.target_mut(), config, progress, &|_| false),
+        Ok(None) => "no instance of the target was built".to_string(),
+        Err(error) => error.to_string(),
     };
-    fuzz(target.as_mut(), config, progress, &|_| false)
-}
-
-/// The report as text: counts, then each finding (required first) with its clause, the check
-/// that failed and the file written, then the target errors with their requests.
-pub fn render(report: &FuzzReport) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "fuzz: seed {}, {} generated cases in {:.1}s: {} judged required, {} judged interpretation, {} open or unusable, {} skipped",
-        report.seed,
-        report.cases,
-        report.elapsed.as_secs_f64(),
-        report.judged.0,
-        report.judged.1,
-        report.open,
-        report.skipped
-    );
-    for (title, findings) in [
-        ("required findings", &report.required),
-        ("interpretation findings (not counted against the target)", &report.interpretation),
-    ] {
-        let _ = writeln!(out, "\n{} {title}", findings.len());
-        for f in findings {
-            let _ = writeln!(out, "  [{}] case {} ({}): {}", f.clauses.join(", "), f.index, f.level, f.failure.check);
-            for reading in &f.readings {
-                let _ = writeln!(out, "      reading: {reading}");
-            }
-            let line = |v: &Value| crate::json::inert::one_line(&write::ascii_json(v));
-            let _ = writeln!(out, "      shrunk in {} steps", f.shrink_steps);
-            let _ = writeln!(out, "      expected: {}", line(&f.failure.expected));
-            let _ = writeln!(out, "      got:      {}", line(&f.failure.actual));
-            if let Some(file) = &f.file {
-                let _ = writeln!(out, "      written to {}", file.display());
-            }
-        }
-    }
-    if report.repeats > 0 {
-        let _ =
-            writeln!(out, "\n{} more failures of a kind already listed (same level, clause and check)", report.repeats);
-    }
-    if !report.faults.is_empty() {
-        let _ = writeln!(out, "\n{} target errors (reported apart):", report.faults.len());
-        for fault in report.faults.iter().take(10) {
-            let _ = writeln!(out, "  case {}: {}", fault.index, crate::json::inert::one_line(&fault.reason));
-            let _ =
-                writeln!(out, "      request: {}", crate::json::inert::one_line(&write::ascii_json(&fault.request)));
-        }
-    }
-    if report.gave_up {
-        let _ = writeln!(out, "\nthe run stopped early: the target stopped answering");
-    }
-    out
+    let fault = TargetFault { index: 0, reason, request: Value::Null };
+    FuzzReport { seed: config.seed, faults: vec![fault], gave_up: true, ..FuzzReport::default() }
 }
 
 /// Fuzzes `target` as `config` asks, calling `progress` after each case; `stop` ends the run
@@ -493,11 +449,11 @@ pub fn fuzz(
                     Level::Required => report.judged.0 += 1,
                     _ => report.judged.1 += 1,
                 }
-                let signature = (level, clauses[0].clone(), check_kind(&failure.check));
-                if seen.contains(&signature) {
+                let first = signature(level, &clauses, &readings, &failure);
+                if seen.contains(&first) {
                     report.repeats += 1;
                 } else {
-                    seen.push(signature);
+                    seen.push(first.clone());
                     let mut finding = Finding {
                         level,
                         clauses,
@@ -510,11 +466,18 @@ pub fn fuzz(
                         file: None,
                     };
                     shrink(&mut session, &mut tree, &mut finding, &id, &note);
+                    // Shrinking may show it to be one already found: a duplicate is counted, not kept.
+                    let shrunk = signature(finding.level, &finding.clauses, &finding.readings, &finding.failure);
+                    if shrunk != first && seen.contains(&shrunk) {
+                        report.repeats += 1;
+                        continue;
+                    }
+                    seen.push(shrunk);
                     if let Some(dir) = &config.out {
-                        finding.file = write::case_file(dir, &finding).ok();
+                        finding.file = write::case_file(dir, &finding).ok().flatten();
                     }
                     let done = stop(&finding);
-                    match level {
+                    match finding.level {
                         Level::Required => report.required.push(finding),
                         _ => report.interpretation.push(finding),
                     }
@@ -536,14 +499,28 @@ pub fn fuzz(
     report
 }
 
-/// A failure's check without its transport, for telling one kind of finding from another.
-fn check_kind(check: &str) -> String {
-    let mut kind = check.to_string();
+/// What tells one kind of finding from another: its level, the clause it is named by, and the
+/// kind of check that failed ([`check_kind`]).
+fn signature(level: Level, clauses: &[String], readings: &[String], failure: &Failure) -> (Level, String, String) {
+    (level, clauses.first().cloned().unwrap_or_default(), check_kind(readings, &failure.check))
+}
+
+/// A failure's kind of check: for a check beyond the text, its name; otherwise the check without
+/// its transport and without what it quotes (a message's text), so that one kind of failure is
+/// one finding whatever the words.
+fn check_kind(readings: &[String], check: &str) -> String {
+    if let Some(name) = readings.iter().find_map(|r| r.strip_prefix(BEYOND_THE_TEXT)) {
+        return name.to_string();
+    }
+    let mut kind = check.split(" (message: ").next().unwrap_or_default().to_string();
     for transport in Transport::ALL {
         kind = kind.replace(transport.as_str(), "T");
     }
     kind
 }
+
+/// How a finding of a check beyond the text names that check among its readings.
+pub const BEYOND_THE_TEXT: &str = "check beyond the text: ";
 
 /// Shrinks a finding: simplifies the generated data while the target still fails it at the same
 /// level and in the same clause.
@@ -589,4 +566,67 @@ fn shrink<T: Target>(
         }
     }
     finding.shrink_steps = steps;
+    let shrunk = tree.current().build();
+    drop_normalization(session, &shrunk, finding, id, note);
+    refile_by_normalization(session, &shrunk, finding, id, note);
+}
+
+/// A finding filed under PLAT-162 on a call whose arguments the target also normalizes other than
+/// the reference, when asked to normalize them alone (a required normalize case): the validation
+/// difference comes from what normalization made of the arguments (JSON text decoded where the
+/// text does not allow it), so the finding is that normalize case, filed under RT-TOOL-8.
+fn refile_by_normalization<T: Target>(
+    session: &mut Session<T>,
+    shrunk: &Generated,
+    finding: &mut Finding,
+    id: &str,
+    note: &str,
+) {
+    if finding.case.rule != "PLAT-162" || !matches!(finding.case.check, Check::Invoke { .. }) {
+        return;
+    }
+    if !shrunk.arguments.as_object().is_some_and(|m| m.values().any(Value::is_string)) {
+        return;
+    }
+    let alone = Generated { kind: Kind::Normalize, ..shrunk.clone() };
+    if let Verdict::Found { level, clauses, readings, case, failure } = judge(session, &alone, id, note) {
+        if level == finding.level && case.rule == "RT-TOOL-8" {
+            finding.clauses = clauses;
+            finding.readings = readings;
+            finding.case = *case;
+            finding.failure = *failure;
+            finding.shrink_steps += 1;
+        }
+    }
+}
+
+/// A finding on a call whose arguments normalization changes (filed under RT-TOOL-8.1) whose
+/// target fails the same way, at the same level and in the same kind of check, when sent the
+/// arguments already normalized: what normalization changed (an irrelevant character reference,
+/// JSON text) does not change the outcome, so it is dropped, and the finding is filed under the
+/// rule whose check failed.
+fn drop_normalization<T: Target>(
+    session: &mut Session<T>,
+    shrunk: &Generated,
+    finding: &mut Finding,
+    id: &str,
+    note: &str,
+) {
+    if finding.case.rule != "RT-TOOL-8" || !matches!(finding.case.check, Check::Invoke { .. }) {
+        return;
+    }
+    let normalized = Generated { arguments: normalize(&shrunk.schema, &shrunk.arguments), ..shrunk.clone() };
+    if normalized.arguments == shrunk.arguments {
+        return;
+    }
+    let kind = check_kind(&finding.readings, &finding.failure.check);
+    if let Verdict::Found { level, clauses, readings, case, failure } = judge(session, &normalized, id, note) {
+        if level == finding.level && check_kind(&readings, &failure.check) == kind {
+            finding.clauses = clauses;
+            finding.readings = readings;
+            finding.case = *case;
+            finding.failure = *failure;
+            finding.shrink_steps += 1;
+        }
+    }
 }

@@ -1,5 +1,9 @@
 //! A finding written as a case file, laid out as the corpus is (`<RULE>/<topic>.yaml`), so that
-//! `check --add-cases DIR` accepts it and `run --add-cases DIR` reproduces the failure.
+//! `check --add-cases DIR` accepts it and `run --add-cases DIR` reproduces the failure: the
+//! findings of one seed go to `<RULE>/fuzz-seed-<seed>.yaml`, each a case named `case-<index>`
+//! (id `<RULE>/fuzz-seed-<seed>/case-<index>`). A finding of a check beyond the text is not
+//! written: a case holds what its level checks, and such a check is made beside a case, never
+//! deciding it, so its case would pass when run.
 //!
 //! Every value is written as JSON text under the `!json` tag, ASCII only (other characters as
 //! `\u` escapes), so its exact numbers, its odd Unicode and its character references survive
@@ -44,23 +48,49 @@ fn json(value: &Value) -> String {
     format!("!json {}", quoted(&ascii_json(value)))
 }
 
-/// The case file's text.
+/// The name of a finding's case in its file.
+fn case_name(finding: &Finding) -> String {
+    format!("case-{}", finding.index)
+}
+
+/// The id of a finding's written case: `<RULE>/fuzz-seed-<seed>/case-<index>`.
+pub fn case_id(finding: &Finding) -> String {
+    format!("{}/fuzz-seed-{}/{}", finding.case.rule, finding.seed, case_name(finding))
+}
+
+/// Whether a finding is written as a case: not when a check beyond the text failed (see the
+/// module's doc).
+pub fn is_written(finding: &Finding) -> bool {
+    !finding.readings.iter().any(|r| r.starts_with(super::BEYOND_THE_TEXT))
+}
+
+/// The case file's text with this finding alone.
 pub fn case_text(finding: &Finding) -> String {
-    let case = &finding.case;
-    let name = format!("seed-{}-case-{}", finding.seed, finding.index);
+    let mut out = file_header(finding.seed);
+    out.push_str(&group_text(finding));
+    out
+}
+
+/// The head of a seed's case file, up to its list of groups.
+fn file_header(seed: u64) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# yaml-language-server: $schema=../../schemas/case.schema.json");
-    let _ = writeln!(
-        out,
-        "# Written by `tool-conformance fuzz --seed {}`: generated case {}, shrunk in {} steps.",
-        finding.seed, finding.index, finding.shrink_steps
-    );
+    let _ = writeln!(out, "# Written by `tool-conformance fuzz --seed {seed}`: each case a generated case, shrunk.");
     let _ = writeln!(
         out,
         "description: {}",
-        quoted(&format!("A difference from the reference found by fuzzing with seed {}.", finding.seed))
+        quoted(&format!("Differences from the reference found by fuzzing with seed {seed}."))
     );
     let _ = writeln!(out, "groups:");
+    out
+}
+
+/// One finding as a group of the file.
+fn group_text(finding: &Finding) -> String {
+    let case = &finding.case;
+    let name = case_name(finding);
+    let mut out = String::new();
+    let _ = writeln!(out, "  # Generated case {}, shrunk in {} steps.", finding.index, finding.shrink_steps);
     let _ = writeln!(out, "  - cases:");
     let _ = writeln!(out, "      - name: {name}");
     let _ = writeln!(out, "        clauses: [{}]", finding.clauses.join(", "));
@@ -121,12 +151,25 @@ fn note(finding: &Finding) -> String {
     note
 }
 
-/// Writes the finding's case file under `dir` (`<RULE>/fuzz-seed-<seed>-case-<index>.yaml`),
-/// returning its path.
-pub fn case_file(dir: &Path, finding: &Finding) -> std::io::Result<PathBuf> {
+/// Writes the finding's case into its seed's file under `dir` (`<RULE>/fuzz-seed-<seed>.yaml`,
+/// made or added to), returning the file's path; `None` for a finding that is not written
+/// ([`is_written`]). A case of the same name already there is kept (the same seed and index
+/// generate the same case).
+pub fn case_file(dir: &Path, finding: &Finding) -> std::io::Result<Option<PathBuf>> {
+    if !is_written(finding) {
+        return Ok(None);
+    }
     let folder = dir.join(&finding.case.rule);
     std::fs::create_dir_all(&folder)?;
-    let path = folder.join(format!("fuzz-seed-{}-case-{}.yaml", finding.seed, finding.index));
-    std::fs::write(&path, case_text(finding))?;
-    Ok(path)
+    let path = folder.join(format!("fuzz-seed-{}.yaml", finding.seed));
+    let mut text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => file_header(finding.seed),
+        Err(e) => return Err(e),
+    };
+    if !text.contains(&format!("\n      - name: {}\n", case_name(finding))) {
+        text.push_str(&group_text(finding));
+        std::fs::write(&path, text)?;
+    }
+    Ok(Some(path))
 }

@@ -17,7 +17,9 @@
 
 pub(crate) mod compare;
 pub(crate) mod diff;
+#[doc(hidden)]
 pub mod inert;
+#[doc(hidden)]
 pub mod surrogate;
 
 pub use serde_json::{Map, Number, Value};

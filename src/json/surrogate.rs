@@ -6,8 +6,8 @@
 //! decoder maps each lone surrogate U+D800..U+DFFF to one stand-in code point of Supplementary
 //! Private Use Area-A, [`BASE`] + (surrogate - 0xD800), that is U+F0000..U+F07FF; every reporter
 //! shows a stand-in as the surrogate it stands for (`\u{D800}`), never as itself. A stand-in
-//! never equals a case's expectation, since no case file holds a lone surrogate or a code point
-//! of that range (the corpus lint refuses the range).
+//! equals no expectation but one written with it on purpose: the behaviour
+//! `decoded-keeping-surrogate` of `RT-TOOL-8/json-decoding/lone-surrogate-escape` (docs/protocol.md).
 
 /// The stand-in of U+D800.
 pub const BASE: u32 = 0xF0000;

@@ -16,7 +16,7 @@ pub mod transport;
 pub mod validate;
 
 use crate::case::tool::{Tool, Transport, View};
-use crate::target::{Implementation, Invocation, Target, TargetError};
+use crate::peer::{Implementation, Invocation, Target, TargetError};
 use registry::Registry;
 use serde_json::Value;
 use transport::Dispatch;
@@ -31,12 +31,11 @@ impl Reference {
     /// A reference with nothing registered.
     ///
     /// ```
-    /// use tool_conformance::{Reference, Target};
-    /// use tool_conformance::json::Value;
+    /// use tool_conformance::{Reference, Target, Value};
     ///
     /// let mut reference = Reference::new();
-    /// let schema: Value = tool_conformance::json::from_str(r#"{"type": "object"}"#).unwrap();
-    /// let sent: Value = tool_conformance::json::from_str(r#"{"title": "Ember &amp;amp; Oak"}"#).unwrap();
+    /// let schema: Value = r#"{"type": "object"}"#.parse().unwrap();
+    /// let sent: Value = r#"{"title": "Ember &amp;amp; Oak"}"#.parse().unwrap();
     /// let normalized = reference.normalize(&schema, &sent).unwrap();
     /// assert_eq!(normalized["title"], "Ember & Oak");
     /// ```
@@ -49,7 +48,7 @@ impl Target for Reference {
     fn start(&mut self) -> Result<Implementation, TargetError> {
         Ok(Implementation {
             name: "tool-conformance reference".into(),
-            version: crate::SUITE_VERSION.into(),
+            version: crate::suite::SUITE_VERSION.into(),
             language: Some("rust".into()),
             homepage: None,
             rules: vec!["RT-TOOL-8".into(), "PLAT-162".into()],

@@ -44,6 +44,10 @@ pub enum Reading {
     DeepEscaping,
     /// RT-TOOL-8 reading 10 and PLAT-162 "Numbers keep their exact value".
     ExactNumbers,
+    /// RT-TOOL-8 reading 10: a number a double does not hold, validated. What the rule's
+    /// validation makes of it (is `-2.5e-400` an integer, is `9007199254740993.5`?) the suite
+    /// leaves open, and the reference validates a double's approximation of it (informational).
+    InexactValidated,
     /// RT-TOOL-8 reading 11 and PLAT-162 "No defaults are injected".
     NoDefaults,
     /// RT-TOOL-8 reading 15: the names an error gives for names that hold a character reference
@@ -98,7 +102,8 @@ impl Reading {
             | ClosedWithUndeclaredRequired
             | TwoProblemsOneValue
             | OneOf
-            | OutsideClasses => Level::Informational,
+            | OutsideClasses
+            | InexactValidated => Level::Informational,
             _ => Level::Interpretation,
         }
     }
@@ -115,6 +120,7 @@ impl Reading {
             ReferenceRecovery => "RT-TOOL-8 reading 8, which character references, and how they decode",
             DeepEscaping => "RT-TOOL-8 reading 9, how deep repeated decoding must go",
             ExactNumbers => "RT-TOOL-8 reading 10 and PLAT-162, numbers keep their exact value",
+            InexactValidated => "RT-TOOL-8 reading 10, a number a double does not hold, validated",
             NoDefaults => "RT-TOOL-8 reading 11 and PLAT-162, no defaults are injected",
             NamesInErrors => "RT-TOOL-8 reading 15, names in errors",
             RootNotObject => "RT-TOOL-8 reading 13 and PLAT-162, a root that arrives as JSON text or is not an object",
@@ -244,12 +250,13 @@ fn json_text_readings(root: &Value, parameter: Option<&Value>, text: &str, readi
 }
 
 /// Whether a parameter's declared types are read the same way under every reading: one type
-/// name and no `$ref` or union, or nothing that could declare a type at all.
+/// name (or a list of one) and no `$ref` or union, or nothing that could declare a type at all.
 fn plain_declaration(parameter: &Value) -> bool {
     let Value::Object(map) = parameter else { return true };
     let unions = ["$ref", "anyOf", "oneOf", "allOf"].iter().any(|k| map.contains_key(*k));
     match map.get("type") {
         Some(Value::String(_)) => !unions,
+        Some(Value::Array(types)) if types.len() == 1 && types[0].is_string() => !unions,
         Some(_) => false,
         None => !unions && !map.contains_key("items") && !map.contains_key("properties"),
     }
@@ -431,9 +438,10 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
         }
         _ => {}
     }
-    let mut whole_float = false;
+    let (mut whole_float, mut inexact) = (false, false);
     each_leaf(&normalized, 0, &mut |leaf, _| {
         if let Value::Number(n) = leaf {
+            inexact |= !exact_in_double(n);
             let text = n.to_string();
             if text.contains(['.', 'e', 'E']) && text.parse::<f64>().is_ok_and(|f| f.fract() == 0.0) {
                 whole_float = true;
@@ -442,6 +450,9 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
     });
     if whole_float {
         readings.take(Reading::WholeFloat);
+    }
+    if inexact {
+        readings.take(Reading::InexactValidated);
     }
     let root_anyof = schema.get("anyOf").is_some();
     if schema.get("oneOf").is_some() {
@@ -463,7 +474,10 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
         {
             readings.take(Reading::UndeclaredRequired);
         }
-        if contains_key(schema, "minLength") && map.values().any(|v| v.as_str().is_some_and(|s| !s.is_ascii())) {
+        // A string at any depth: the minLength that counts it may sit in a nested schema.
+        let mut non_ascii = false;
+        each_leaf(&normalized, 0, &mut |leaf, _| non_ascii |= leaf.as_str().is_some_and(|s| !s.is_ascii()));
+        if non_ascii && contains_key(schema, "minLength") {
             readings.take(Reading::CodePoints);
         }
         // The other readings of nested values: validated, or closed (only a container can hold
@@ -587,14 +601,21 @@ fn strip(schema: &Value, keywords: &[&str]) -> Value {
 }
 
 /// The schema with every object schema below the root closed when it declares no
-/// additionalProperties.
+/// additionalProperties. An object schema is one that declares properties or whose type is
+/// `object` or a list that holds it, wherever it sits (under `items`, a union's branch, `$defs`).
 fn nested_closed(schema: &Value) -> Value {
     fn close(schema: &Value) -> Value {
         match schema {
             Value::Object(map) => {
                 let mut out: Map<String, Value> = map.iter().map(|(k, v)| (k.clone(), close(v))).collect();
-                let object = map.get("type") == Some(&Value::String("object".into())) || map.contains_key("properties");
-                if object && !map.contains_key("additionalProperties") {
+                let typed = match map.get("type") {
+                    Some(Value::String(t)) => t == "object",
+                    Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+                    _ => false,
+                };
+                let object = typed || map.contains_key("properties");
+                let open = map.contains_key("additionalProperties") || map.contains_key("unevaluatedProperties");
+                if object && !open {
                     out.insert("additionalProperties".into(), Value::Bool(false));
                 }
                 Value::Object(out)
@@ -665,6 +686,10 @@ mod tests {
         assert_eq!(of(json!({"n": "1"})), vec![]);
         let whole: Value = crate::json::from_str(r#"{"n": 1.0}"#).unwrap();
         assert_eq!(of(whole), vec![Reading::WholeFloat]);
+        // A double holds -2.5e-400 as -0.0: whether it is an integer is not judged.
+        let tiny: Value = crate::json::from_str(r#"{"n": -2.5e-400}"#).unwrap();
+        assert_eq!(of_invoke(&schema, &tiny, &answer(&tiny)).level(), Level::Informational);
+        assert!(of_invoke(&schema, &tiny, &answer(&tiny)).iter().any(|r| r == Reading::InexactValidated));
         assert_eq!(of(json!({"m": {"x": "1"}})), vec![Reading::NestedValidation]);
         assert_eq!(of(json!({"m": {"y": 1}})), vec![Reading::NestedClosed]);
         assert_eq!(of(json!({"s": "é"})), vec![Reading::CodePoints]);

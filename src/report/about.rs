@@ -30,10 +30,15 @@ pub struct About {
     pub package: String,
     /// Its exact pinned version.
     pub version: String,
-    /// `pypi` or `npm`.
+    /// `pypi`, `npm` or `crates`.
     pub registry: String,
-    /// The language of the reproduction template: `python`, `javascript` or `typescript`.
+    /// The language of the reproduction template: `python`, `javascript`, `typescript` or `rust`.
     pub language: String,
+    /// Which of the package's paths the row measures, in a few words (shown in the table).
+    pub path: String,
+    /// The package's newest major release and why the row is pinned behind it, when it is.
+    #[serde(default)]
+    pub pinned_behind: Option<String>,
     /// The API path measured, one line.
     pub api: String,
     /// Each choice of the adapter that shapes the numbers, one sentence each.
@@ -174,7 +179,7 @@ mod tests {
         About::parse(Path::new("about.yaml"), text)
     }
 
-    const GOOD: &str = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\n\
+    const GOOD: &str = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\npath: function signature\n\
         api: \"`MCPServer.add_tool`\"\nchoices:\n  - An enum is a Literal.\nrepro: repro.py\n";
 
     #[test]
@@ -188,7 +193,8 @@ mod tests {
             ("repro: repro.py", "repro: ../repro.py", "/repro"),
             ("repro: repro.py\n", "repro: repro.py\nextra: 1\n", "extra"),
             ("api: \"`MCPServer.add_tool`\"", "api: \"two\\nlines\"", "/api"),
-            ("language: python", "language: rust", "/language"),
+            ("language: python", "language: go", "/language"),
+            ("path: function signature", "path: ''", "/path"),
         ] {
             let text = GOOD.replace(from, to);
             let error = about(&text).unwrap_err().to_string();

@@ -10,7 +10,7 @@
 
 use super::Report;
 use crate::case::Level;
-use crate::run::outcome::StatusKind;
+use crate::judge::outcome::StatusKind;
 use crate::standing::{RuleStanding, Verdict};
 use serde::Serialize;
 
@@ -56,6 +56,7 @@ impl Badge {
 }
 
 /// The file name of a rule's badge.
+#[doc(hidden)]
 pub fn file_name(rule: &str) -> String {
     format!("badge-{rule}.json")
 }

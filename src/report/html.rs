@@ -14,7 +14,7 @@
 use super::{Report, cell};
 use crate::case::Level;
 use crate::json::inert;
-use crate::run::outcome::{Outcome, Status};
+use crate::judge::outcome::{Outcome, Status};
 use crate::standing::Verdict;
 use std::fmt::Write as _;
 
@@ -273,6 +273,7 @@ fn case(out: &mut String, report: &Report, outcome: &Outcome) {
 /// `text` made inert in HTML text and in quoted attribute values: markup as character
 /// references, and hidden characters but the newline written escaped as [`inert::escape_char`]
 /// does.
+#[doc(hidden)]
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

@@ -29,7 +29,7 @@
 use super::Report;
 use crate::case::Level;
 use crate::json::inert::{multi_line, one_line};
-use crate::run::outcome::{Outcome, Status};
+use crate::judge::outcome::{Outcome, Status};
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;
 

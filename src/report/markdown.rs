@@ -10,7 +10,7 @@
 use super::{Report, cell};
 use crate::case::Level;
 use crate::json::inert::{multi_line, one_line};
-use crate::run::outcome::Status;
+use crate::judge::outcome::Status;
 use std::fmt::Write as _;
 
 /// The report as Markdown.
@@ -124,6 +124,7 @@ pub fn render(report: &Report) -> String {
 /// line, hidden characters escaped, HTML's `<`, `>` and `&` as references, and the punctuation
 /// that could open an element (emphasis, strikethrough, links, code, headings, table cells)
 /// escaped with a backslash.
+#[doc(hidden)]
 pub fn escape(text: &str) -> String {
     let text = one_line(text);
     let mut out = String::with_capacity(text.len());
@@ -145,6 +146,7 @@ pub fn escape(text: &str) -> String {
 /// `text` as an inline code span: on one line with hidden characters escaped, between runs of
 /// backticks longer than any run in it, padded with a space when it starts or ends with a
 /// backtick or a space (the one space each side that CommonMark strips).
+#[doc(hidden)]
 pub fn code(text: &str) -> String {
     let text = one_line(text);
     if text.trim_matches(' ').is_empty() {
@@ -157,6 +159,7 @@ pub fn code(text: &str) -> String {
 
 /// `text` as a fenced code block with `info` as its info string, hidden characters but the
 /// newline escaped (a CR would end a line too), ending with a newline.
+#[doc(hidden)]
 pub fn fenced(info: &str, text: &str) -> String {
     let text = multi_line(text);
     let fence = fence(&text);
@@ -165,6 +168,7 @@ pub fn fenced(info: &str, text: &str) -> String {
 }
 
 /// A code fence longer than any run of backticks in `text`, and at least three long.
+#[doc(hidden)]
 pub fn fence(text: &str) -> String {
     "`".repeat(longest_backtick_run(text).max(2) + 1)
 }

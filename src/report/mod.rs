@@ -7,33 +7,52 @@
 //! - [`junit`]: `junit.xml`, a testsuite per rule and a testcase per case, for CI;
 //! - [`html`]: `standing.html`, one self-contained page;
 //! - [`badge`]: `badge-<rule>.json`, shields.io endpoint badges;
-//! - [`table`]: the table of the standings published side by side (`reports/README.md`);
-//! - [`readme`]: one published standing's page (`reports/<name>/README.md`), with what it
-//!   measures ([`about`]: an adapter's `about.yaml`, its reproduction template, `timing.json`).
+//! - `comparison`: two standings compared (`tool-conformance compare`);
+//! - `expected`: the expected-failures file a run writes (`--write-expected-failures`);
+//! - `fuzz`: what a fuzzing run found (`tool-conformance fuzz`);
+//! - `transcript`: every exchange of the selected cases (`run --transcript`);
+//! - `table`: the table of the standings published side by side (`reports/README.md`);
+//! - `readme`: one published standing's page (`reports/<name>/README.md`), with what it
+//!   measures (`about`: an adapter's `about.yaml`, its reproduction template, `timing.json`);
+//! - `site`: the standings site, every published standing side by side, a page per case.
 //!
 //! Reports are deterministic: the same implementation and corpus give the same bytes (no
 //! timestamps, cases in corpus order).
 
+#[doc(hidden)]
 pub mod about;
 pub mod badge;
+#[doc(hidden)]
+pub mod comparison;
+#[doc(hidden)]
+pub mod expected;
+pub(crate) mod figures;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+#[doc(hidden)]
 pub mod readme;
+#[doc(hidden)]
+pub mod site;
+#[doc(hidden)]
 pub mod table;
 pub mod terminal;
+#[doc(hidden)]
+pub mod transcript;
 
 use crate::case::{Case, Check};
 use crate::corpus::Corpus;
 use crate::corpus::rules::Catalog;
 use crate::json::Value;
+use crate::judge::outcome::{Outcome, Status};
+use crate::peer::Implementation;
 use crate::run::Run;
-use crate::run::outcome::{Outcome, Status};
 use crate::standing::Standing;
 use crate::standing::digest::CorpusDigest;
 use crate::standing::expectations::{ExpectedFailures, Triage};
-use crate::target::Implementation;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -77,7 +96,7 @@ impl Report {
     /// to publish.
     pub fn new(catalog: &Catalog, run: &Run) -> Report {
         Report {
-            suite: Suite { name: "tool-conformance".into(), version: crate::SUITE_VERSION.into(), corpus: None },
+            suite: Suite { name: "tool-conformance".into(), version: crate::suite::SUITE_VERSION.into(), corpus: None },
             standing: Standing::new(catalog, &run.implementation, &run.outcomes),
             implementation: run.implementation.clone(),
             cases: run.outcomes.clone(),
@@ -93,7 +112,7 @@ impl Report {
     /// use tool_conformance::{Corpus, Reference, Selection, report::Report, run};
     ///
     /// let corpus = Corpus::embedded().expect("the corpus loads");
-    /// let ran = run::run(&corpus, &Selection::all(), &mut Reference::new());
+    /// let ran = run(&corpus, &Selection::all(), &mut Reference::new());
     /// Report::for_corpus(&corpus, &ran).write_dir(std::path::Path::new("report"))?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
@@ -156,6 +175,19 @@ impl Report {
 
     /// Writes every file of [`Report::files`] into `dir`, creating it. Each file is written to a
     /// temporary name and renamed, so a report is never left half-written.
+    ///
+    /// ```
+    /// use tool_conformance::{Corpus, Reference, Selection, report::Report, run};
+    ///
+    /// let corpus = Corpus::embedded().expect("the corpus loads");
+    /// let examples = Selection::new(vec![], vec![], vec!["RT-TOOL-8/examples/*".into()]).unwrap();
+    /// let ran = run(&corpus, &examples, &mut Reference::new());
+    /// let dir = std::env::temp_dir().join(format!("tool-conformance-doc-{}", std::process::id()));
+    /// Report::for_corpus(&corpus, &ran).write_dir(&dir)?;
+    /// assert!(dir.join("junit.xml").is_file() && dir.join("standing.json").is_file());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn write_dir(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         for (name, contents) in self.files() {
@@ -165,18 +197,30 @@ impl Report {
     }
 }
 
+/// Writes `contents` to a new file beside `path` and renames it to `path`. Neither step follows
+/// a symbolic link: whatever lies at the temporary name is removed first (a link is removed, not
+/// what it points to), the file is created only if nothing is there (`O_EXCL`, which never
+/// follows a link), and a rename replaces a link at `path` rather than writing through it.
 fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
     let partial = path.with_extension("partial");
-    std::fs::write(&partial, contents)?;
+    match std::fs::remove_file(&partial) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&partial)?;
+    file.write_all(contents.as_bytes())?;
+    drop(file);
     std::fs::rename(&partial, path)
 }
 
 /// A table cell for one level of a [`crate::standing::Counts`]: `passed/judged` (judged: passed,
 /// failed or errored; a skip is never in the denominator), then any failures, errors and skips,
 /// or the number observed for informational cases; `N n/a` when none applied; `-` when empty.
+#[doc(hidden)]
 pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> String {
     use crate::case::Level;
-    use crate::run::outcome::StatusKind as S;
+    use crate::judge::outcome::StatusKind as S;
     let total = counts.total(level);
     if total == 0 {
         return "-".into();
@@ -207,6 +251,7 @@ pub fn cell(counts: &crate::standing::Counts, level: crate::case::Level) -> Stri
 
 /// What a case hands the implementation, labelled: the input schema or the registered tools'
 /// schemas, and the arguments.
+#[doc(hidden)]
 pub fn sent(case: &Case) -> Vec<(String, Value)> {
     let tools = |tools: &[crate::case::tool::Tool]| {
         tools.iter().map(|t| (format!("tool {} (input schema)", t.name), t.input_schema.clone())).collect::<Vec<_>>()

@@ -18,10 +18,10 @@
 use crate::case::{Check, Level};
 use crate::corpus::Corpus;
 use crate::json::Value;
+use crate::judge::outcome::StatusKind;
 use crate::report::about::{self, About, AboutError, Timing};
+use crate::report::figures::{statuses, timing};
 use crate::report::markdown::{code, escape, fenced};
-use crate::run::outcome::StatusKind as S;
-use crate::standing::Counts;
 use crate::standing::file::{CaseEntry, StandingFile, StandingFileError};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -134,6 +134,10 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
                 escape(&file.implementation.version)
             );
         }
+        let _ = writeln!(out, "| path | {} |", escape(&a.about.path));
+        if let Some(behind) = &a.about.pinned_behind {
+            let _ = writeln!(out, "| **pinned behind the newest major release** | {} |", escape(behind));
+        }
         let _ = writeln!(out, "| API path measured | {} |", escape(&a.about.api));
         let _ = writeln!(out, "| language | {} |", escape(&a.about.language));
     }
@@ -178,26 +182,6 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
     out
 }
 
-/// `8.1 s at --jobs 1, 3.9 s at --jobs 4`, or why there is no figure.
-pub(crate) fn timing(timing: Option<&Timing>) -> String {
-    match timing {
-        Some(t) if !t.runs.is_empty() => {
-            t.runs
-                .iter()
-                .map(|r| format!("{} s at `--jobs {}`", seconds(r.seconds), r.jobs))
-                .collect::<Vec<_>>()
-                .join(", ")
-                + " (wall time of the whole corpus, install excluded)"
-        }
-        _ => "not measured (no timing.json)".to_string(),
-    }
-}
-
-/// Seconds to one decimal, or to two under a second, so that a run of 0.05 s does not read 0.1 s.
-fn seconds(value: f64) -> String {
-    if value < 1.0 { format!("{value:.2}") } else { format!("{value:.1}") }
-}
-
 /// The verdict per rule, then each rule's clauses, with every status apart.
 fn verdicts(out: &mut String, file: &StandingFile) {
     let _ = writeln!(out, "\n## Verdicts\n");
@@ -235,21 +219,13 @@ fn verdicts(out: &mut String, file: &StandingFile) {
     }
 }
 
-/// `pass | fail | error | skip | n/a` of the required cases.
-pub fn statuses(counts: &Counts) -> String {
-    [S::Pass, S::Fail, S::Error, S::Skip, S::NotApplicable]
-        .iter()
-        .map(|&k| counts.get(Level::Required, k).to_string())
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
 /// The failing and erroring cases, grouped by each clause they cite, in the standing's clause
 /// order, each group with its reasons and the reproduction of its smallest case (a required case
 /// when the group has one).
 fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
     let file = &inputs.standing;
-    let failing: Vec<&CaseEntry> = file.cases.iter().filter(|c| c.status == "fail" || c.status == "error").collect();
+    let failing: Vec<&CaseEntry> =
+        file.cases.iter().filter(|c| matches!(c.status, StatusKind::Fail | StatusKind::Error)).collect();
     let _ = writeln!(out, "\n## Failures by clause\n");
     if failing.is_empty() {
         let _ = writeln!(out, "No case failed or errored.");
@@ -287,8 +263,8 @@ fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
         if group.is_empty() {
             continue;
         }
-        let required = group.iter().filter(|c| c.level == "required").count();
-        let errors = group.iter().filter(|c| c.status == "error").count();
+        let required = group.iter().filter(|c| c.level == Some(Level::Required)).count();
+        let errors = group.iter().filter(|c| c.status == StatusKind::Error).count();
         let _ = writeln!(
             out,
             "\n### {}: {} failing {} ({required} required{})\n",
@@ -297,22 +273,24 @@ fn failures(out: &mut String, inputs: &Inputs, corpus: &Corpus) {
             if group.len() == 1 { "case" } else { "cases" },
             if errors > 0 { format!(", {errors} errored") } else { String::new() }
         );
-        let mut by_reason: Vec<(&str, usize)> = Vec::new();
+        let mut by_reason: Vec<(String, usize)> = Vec::new();
         for case in &group {
-            let reason = reasons.get(case.id.as_str()).copied().unwrap_or("");
+            // The words of the summary table (report::table::reasons) for a failure with no entry.
+            let reason = match reasons.get(case.id.as_str()).copied().unwrap_or("") {
+                "" if case.level == Some(Level::Required) => {
+                    "**Not explained**: no expected-failures entry covers these.".to_string()
+                }
+                "" => "No reason given (a reason is asked only where a required case fails).".to_string(),
+                given => escape(given),
+            };
             match by_reason.iter_mut().find(|(r, _)| *r == reason) {
                 Some((_, n)) => *n += 1,
                 None => by_reason.push((reason, 1)),
             }
         }
-        by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let _ = writeln!(out, "| what lies behind them | cases |\n|---|---|");
         for (reason, n) in by_reason {
-            let reason = if reason.is_empty() {
-                "**Not explained**: no expected-failures entry covers these.".to_string()
-            } else {
-                escape(reason)
-            };
             let _ = writeln!(out, "| {reason} | {n} |");
         }
         reproduction(out, inputs, corpus, &group);
@@ -341,12 +319,16 @@ fn reproduction(out: &mut String, inputs: &Inputs, corpus: &Corpus, group: &[&Ca
     let smallest = group
         .iter()
         .filter_map(|c| {
-            what_is_sent(corpus, &c.id).map(|sent| ((c.level != "required", size(sent), c.id.as_str()), *c, sent))
+            what_is_sent(corpus, &c.id)
+                .map(|sent| ((c.level != Some(Level::Required), size(sent), c.id.as_str()), *c, sent))
         })
         .min_by(|a, b| a.0.cmp(&b.0));
     let Some((_, case, (tool, schema, arguments))) = smallest else {
         // Describe cases only (or cases the corpus no longer has): what was registered and read.
-        let case = group.iter().min_by_key(|c| (c.level != "required", c.id.as_str())).expect("a group is never empty");
+        let case = group
+            .iter()
+            .min_by_key(|c| (c.level != Some(Level::Required), c.id.as_str()))
+            .expect("a group is never empty");
         let _ = writeln!(out, "\nSmallest case: {}{}.", code(&case.id), summary(case));
         match corpus.cases.iter().find(|c| c.id == case.id) {
             Some(found) => {
@@ -388,7 +370,7 @@ fn reproduction(out: &mut String, inputs: &Inputs, corpus: &Corpus, group: &[&Ca
 }
 
 fn summary(case: &CaseEntry) -> String {
-    let level = format!(" ({})", escape(&case.level));
+    let level = format!(" ({})", escape(case.level.map_or("", Level::as_str)));
     match &case.summary {
         Some(s) => format!("{level}: {}", escape(s.trim_end_matches('.'))),
         None => level,
@@ -397,7 +379,7 @@ fn summary(case: &CaseEntry) -> String {
 
 /// What was expected and what happened, or why the case errored.
 fn outcome(out: &mut String, case: &CaseEntry) {
-    if case.status == "error" {
+    if case.status == StatusKind::Error {
         let reason = case.reason.clone().unwrap_or_default() + "\n";
         let _ = writeln!(out, "It errored:\n\n{}", fenced("text", &reason));
         return;

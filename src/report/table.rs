@@ -17,6 +17,7 @@
 //! then the example adapter), then by folder name.
 
 use crate::case::Level;
+use crate::judge::outcome::StatusKind;
 use crate::report::about::Timing;
 use crate::report::cell;
 use crate::report::markdown::escape;
@@ -50,6 +51,9 @@ pub struct Published {
     pub skips: Vec<(String, String)>,
     /// The time to this standing, from `folder/timing.json` when [`Published::load`] found one.
     pub timing: Option<Timing>,
+    /// The API path of the row, from its adapter's `about.yaml` `path` when [`Published::load`]
+    /// found one (`examples/adapters/<folder>`, [`crate::report::readme::adapter_of`]).
+    pub path: Option<String>,
 }
 
 /// One rule of a published standing.
@@ -72,10 +76,10 @@ pub struct PublishedFailure {
     pub case: String,
     /// The clauses it cites.
     pub clauses: Vec<String>,
-    /// Its level.
-    pub level: String,
+    /// Its level (`None` in a standing that did not write it).
+    pub level: Option<Level>,
     /// `fail` or `error`.
-    pub status: String,
+    pub status: StatusKind,
     /// The reason of the expected-failures entry covering it, when one did.
     pub explained: Option<String>,
 }
@@ -95,12 +99,19 @@ impl Published {
     pub fn load(folder: &Path) -> Result<Published, TableError> {
         let path = folder.join("standing.json");
         let error = |message: String| TableError { path: path.clone(), message };
-        let text = std::fs::read_to_string(&path).map_err(|e| error(format!("cannot read: {e}")))?;
+        let text = crate::corpus::yaml::read_capped(&path, crate::standing::file::MAX_STANDING_BYTES)
+            .map_err(|e| error(format!("cannot read: {e}")))?;
         let value: Value = crate::json::from_str(&text).map_err(|e| error(format!("not JSON: {e}")))?;
         let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let mut published = Published::from_json(&name, &value).map_err(|kind| error(kind.to_string()))?;
         published.timing =
             Timing::load(folder).map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
+        let (adapter, _) = crate::report::readme::adapter_of(folder);
+        if adapter.join(crate::report::about::ABOUT_FILE).is_file() {
+            let about = crate::report::about::About::load(&adapter)
+                .map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
+            published.path = Some(about.path);
+        }
         Ok(published)
     }
 
@@ -131,15 +142,15 @@ impl Published {
         let mut failures = Vec::new();
         let mut skips = Vec::new();
         for case in &file.cases {
-            match case.status.as_str() {
-                "fail" | "error" => failures.push(PublishedFailure {
+            match case.status {
+                StatusKind::Fail | StatusKind::Error => failures.push(PublishedFailure {
                     explained: explained.get(case.id.as_str()).map(|r| r.to_string()),
                     case: case.id.clone(),
                     clauses: case.clauses.clone(),
-                    level: case.level.clone(),
-                    status: case.status.clone(),
+                    level: case.level,
+                    status: case.status,
                 }),
-                "skip" => skips.push((case.id.clone(), case.reason.clone().unwrap_or_default())),
+                StatusKind::Skip => skips.push((case.id.clone(), case.reason.clone().unwrap_or_default())),
                 _ => {}
             }
         }
@@ -152,6 +163,7 @@ impl Published {
             failures,
             skips,
             timing: None,
+            path: None,
         }
     }
 
@@ -159,7 +171,7 @@ impl Published {
     /// asked only of required cases: an interpretation or informational case fails no run, so its
     /// entry is welcome but not demanded.
     pub fn unexplained(&self) -> Vec<&PublishedFailure> {
-        self.failures.iter().filter(|f| f.explained.is_none() && f.level == "required").collect()
+        self.failures.iter().filter(|f| f.explained.is_none() && f.level == Some(Level::Required)).collect()
     }
 }
 
@@ -225,31 +237,31 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
     }
     let _ = writeln!(
         out,
-        "| standing | implementation and version | transports | rule | verdict | pass | fail | error | skip | n/a | interpretation |"
+        "| standing | implementation, version (path) | transports | rule | verdict | pass | fail | error | skip | n/a | interpretation |"
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
     for s in standings {
-        let link = format!("[{}]({}/README.md)", escape(&s.folder), s.folder);
+        let link = readme_link(&s.folder);
         let transports = if s.transports.is_empty() { "none".to_string() } else { s.transports.join(", ") };
+        let implementation = match &s.path {
+            Some(path) => format!("{} ({path})", s.implementation),
+            None => s.implementation.clone(),
+        };
         for rule in &s.rules {
             let _ = writeln!(
                 out,
                 "| {link} | {} | {} | {} | **{}** | {} | {} |",
-                escape(&s.implementation),
+                escape(&implementation),
                 escape(&transports),
                 escape(&rule.rule),
                 escape(&rule.verdict.replace('_', " ")),
-                crate::report::readme::statuses(&rule.totals),
+                crate::report::figures::statuses(&rule.totals),
                 cell(&rule.totals, Level::Interpretation)
             );
         }
         if s.rules.is_empty() {
-            let _ = writeln!(
-                out,
-                "| {link} | {} | {} | - | - | | | | | | |",
-                escape(&s.implementation),
-                escape(&transports)
-            );
+            let _ =
+                writeln!(out, "| {link} | {} | {} | - | - | | | | | | |", escape(&implementation), escape(&transports));
         }
     }
     let mut digests: Vec<(String, Vec<&str>)> = Vec::new();
@@ -260,14 +272,25 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
             None => digests.push((digest, vec![&s.folder])),
         }
     }
+    // A row is compared with this suite's own corpus too: one that ran another is marked.
+    let suite =
+        crate::corpus::Corpus::embedded().ok().map(|c| short_digest(&crate::report::site::whole_digest(&c).digest));
+    let whose = |digest: &str| match &suite {
+        Some(suite) if suite != digest => format!(", not this suite's ({suite})"),
+        Some(_) => ", this suite's".to_string(),
+        None => String::new(),
+    };
     match digests.as_slice() {
-        [(digest, _)] => {
+        [(digest, _)] if suite.as_ref().is_none_or(|s| s == digest) => {
             let _ = writeln!(out, "\nEvery row ran the corpus {digest}.");
+        }
+        [(digest, _)] => {
+            let _ = writeln!(out, "\nEvery row ran the corpus {digest}{}: regenerate them.", whose(digest));
         }
         _ => {
             let _ = writeln!(out, "\nThe rows ran different corpora, so their counts are not comparable:\n");
             for (digest, folders) in &digests {
-                let _ = writeln!(out, "- {digest}: {}", escape(&folders.join(", ")));
+                let _ = writeln!(out, "- {digest}{}: {}", whose(digest), escape(&folders.join(", ")));
             }
         }
     }
@@ -279,8 +302,8 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
              compare within a row more than across rows).\n\n| standing | time to a standing |\n|---|---|"
         );
         for s in standings {
-            let link = format!("[{}]({}/README.md)", escape(&s.folder), s.folder);
-            let _ = writeln!(out, "| {link} | {} |", crate::report::readme::timing(s.timing.as_ref()));
+            let link = readme_link(&s.folder);
+            let _ = writeln!(out, "| {link} | {} |", crate::report::figures::timing(s.timing.as_ref()));
         }
     }
     let unexplained: usize = standings.iter().map(|s| s.unexplained().len()).sum();
@@ -291,6 +314,21 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
         );
     }
     out
+}
+
+/// A link to `folder/README.md`: the folder's name escaped as text, and percent-encoded in the
+/// destination (every byte but ASCII letters, digits and `-._~`), so that no folder name can
+/// end the link, split the table's row or open an HTML tag.
+fn readme_link(folder: &str) -> String {
+    let mut destination = String::with_capacity(folder.len());
+    for byte in folder.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            destination.push(char::from(byte));
+        } else {
+            let _ = write!(destination, "%{byte:02X}");
+        }
+    }
+    format!("[{}]({destination}/README.md)", escape(folder))
 }
 
 /// What lies behind one implementation's failures and skips, as Markdown tables: the failing
@@ -306,8 +344,8 @@ pub fn reasons(s: &Published) -> String {
         let _ = writeln!(out, "| failures | cases | clauses |\n|---|---|---|");
         let mut groups: Vec<(String, Vec<&PublishedFailure>)> = Vec::new();
         for f in &s.failures {
-            let reason = f.explained.as_deref().map(escape).unwrap_or_else(|| match f.level.as_str() {
-                "required" => "**Not explained**: no expected-failures entry covers these.".into(),
+            let reason = f.explained.as_deref().map(escape).unwrap_or_else(|| match f.level {
+                Some(Level::Required) => "**Not explained**: no expected-failures entry covers these.".into(),
                 _ => "No reason given (a reason is asked only where a required case fails).".into(),
             });
             match groups.iter_mut().find(|(r, _)| *r == reason) {
@@ -343,8 +381,8 @@ pub fn reasons(s: &Published) -> String {
 
 /// `N` cases, with how many are required, interpretation and errors.
 fn case_count(cases: &[&PublishedFailure]) -> String {
-    let required = cases.iter().filter(|f| f.level == "required").count();
-    let errors = cases.iter().filter(|f| f.status == "error").count();
+    let required = cases.iter().filter(|f| f.level == Some(Level::Required)).count();
+    let errors = cases.iter().filter(|f| f.status == StatusKind::Error).count();
     let mut text = format!("{} ({required} required", cases.len());
     if errors > 0 {
         let _ = write!(text, ", {errors} {}", if errors == 1 { "error" } else { "errors" });
@@ -408,7 +446,7 @@ mod tests {
             ),
             "{page}"
         );
-        assert!(page.contains("Every row ran the corpus `0123456789ab`."), "{page}");
+        assert!(page.contains("Every row ran the corpus `0123456789ab`, not this suite's"), "{page}");
         assert!(page.contains("**1 failing required cases have no expected-failures reason**"), "{page}");
         let reasons_of = |i: usize| reasons(&standings[i]);
         assert!(reasons_of(1).contains("| It decodes \\| nothing. | 1 (1 required) | R-1.a |"), "{}", reasons_of(1));
@@ -423,6 +461,33 @@ mod tests {
         assert_eq!(reasons_of(0), "Every case ran, and none failed.\n");
         assert_eq!(standings[2].unexplained().len(), 1);
         assert!(standings[1].unexplained().is_empty());
+    }
+
+    #[test]
+    fn a_row_gives_its_api_path_beside_the_package_and_loads_it_from_the_adapter() {
+        let mut zod = Published::from_json("ai-zod", &standing("ai", "fail", Some("x"))).unwrap();
+        zod.path = Some("zod inputSchema | strict".into());
+        let page = render("reports", &[zod]);
+        assert!(
+            page.contains("| [ai-zod](ai-zod/README.md) | ai 1.0 (zod inputSchema \\| strict) | direct |"),
+            "{page}"
+        );
+        // Loaded: reports/<name> is measured by examples/adapters/<name>, whose about.yaml says the path.
+        let root = std::env::temp_dir().join(format!("table-path-{}", std::process::id()));
+        let (report, adapter) = (root.join("reports/row"), root.join("examples/adapters/row"));
+        std::fs::create_dir_all(&report).unwrap();
+        std::fs::create_dir_all(&adapter).unwrap();
+        std::fs::write(report.join("standing.json"), standing("fw", "pass", None).to_string()).unwrap();
+        std::fs::write(adapter.join("repro.py"), "__TOOL__ __SCHEMA__ __ARGUMENTS__").unwrap();
+        std::fs::write(
+            adapter.join("about.yaml"),
+            "package: fw\nversion: '1.0'\nregistry: pypi\nlanguage: python\npath: raw schema\napi: x\n\
+             choices: [One.]\nrepro: repro.py\n",
+        )
+        .unwrap();
+        let loaded = Published::load(&report);
+        std::fs::remove_dir_all(&root).unwrap();
+        assert_eq!(loaded.unwrap().path.as_deref(), Some("raw schema"));
     }
 
     #[test]
@@ -472,7 +537,8 @@ mod tests {
             Published::from_json("b", &other).unwrap(),
         ];
         let page = render("reports", &standings);
-        assert!(page.contains("not comparable:\n\n- `0123456789ab`: a\n- `ffffffffffff`: b\n"), "{page}");
+        assert!(page.contains("not comparable:\n\n- `0123456789ab`, not this suite's (`"), "{page}");
+        assert!(page.contains("`): a\n- `ffffffffffff`, not this suite's (`"), "{page}");
     }
 
     #[test]

@@ -23,7 +23,7 @@ use super::{Report, cell};
 use crate::case::Level;
 use crate::json::Value;
 use crate::json::inert::{multi_line, one_line};
-use crate::run::outcome::{Outcome, Status, StatusKind};
+use crate::judge::outcome::{Outcome, Status, StatusKind};
 use crate::standing::Verdict;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
@@ -34,6 +34,7 @@ const GROUP_IDS: usize = 5;
 
 /// How much of each value sent (arguments, a schema) a failing case shows, in characters of
 /// compact JSON.
+#[doc(hidden)]
 pub const SENT_CHARS: usize = 300;
 
 /// The report as plain terminal text.
@@ -335,6 +336,7 @@ fn write_reason(out: &mut String, reason: &str) {
 }
 
 /// One failing or erroring case, as the terminal and `cargo test` show it.
+#[doc(hidden)]
 pub fn failure(outcome: &Outcome) -> String {
     write_failure(outcome, Paint(false), None)
 }
@@ -375,7 +377,7 @@ fn write_failure(outcome: &Outcome, paint: Paint, expected: Option<&str>) -> Str
 fn write_sent(out: &mut String, id: &str, sent: &[(String, Value)]) {
     let _ = writeln!(out, "  sent (whole with `run --case {} --full`, or `show` it):", one_line(id));
     for (what, value) in sent {
-        let text = crate::target::transcript::truncate(&value.to_string(), SENT_CHARS);
+        let text = crate::peer::transcript::truncate(&value.to_string(), SENT_CHARS);
         let _ = writeln!(out, "    {}: {}", one_line(what), one_line(&text));
     }
 }
@@ -383,6 +385,7 @@ fn write_sent(out: &mut String, id: &str, sent: &[(String, Value)]) {
 /// The line a run ends with: how many cases passed, failed, errored, were skipped and were
 /// observed, each rule's verdict, and how long the run took. Only the terminal shows it, since
 /// the time differs from run to run and report files do not.
+#[doc(hidden)]
 pub fn summary_line(report: &Report, elapsed: Duration, colored: bool) -> String {
     let paint = Paint(colored);
     let count = |kind: StatusKind| report.cases.iter().filter(|o| o.status.kind() == kind).count();

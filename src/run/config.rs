@@ -238,7 +238,7 @@ impl Default for RunConfig {
     }
 }
 
-pub use crate::target::spec::{CommandLine, ConfigError, HttpUrl, Limits, TargetSpec, parse_duration};
+pub use crate::peer::spec::{CommandLine, ConfigError, HttpUrl, Limits, TargetSpec, parse_duration};
 
 #[cfg(test)]
 mod tests {

@@ -17,17 +17,17 @@
 
 use crate::case::Case;
 use crate::corpus::Corpus;
+use crate::judge::outcome::{Outcome, Status};
+use crate::peer::http::HttpTarget;
+use crate::peer::protocol_schema::{ProtocolSchema, SchemaError};
+use crate::peer::remote::Remote;
+use crate::peer::server::Loopback;
+use crate::peer::stdio::StdioTarget;
+use crate::peer::transcript::{Exchange, WireLog, report_lines};
+use crate::peer::{Implementation, Target};
 use crate::reference::Reference;
-use crate::run::config::{RunConfig, TargetSpec};
-use crate::run::outcome::{Outcome, Status};
+use crate::run::config::{Limits, RunConfig, TargetSpec};
 use crate::run::{Run, Session};
-use crate::target::http::HttpTarget;
-use crate::target::protocol_schema::{ProtocolSchema, SchemaError};
-use crate::target::remote::Remote;
-use crate::target::server::Loopback;
-use crate::target::stdio::StdioTarget;
-use crate::target::transcript::{Exchange, WireLog, report_lines};
-use crate::target::{Implementation, Target};
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Barrier, Mutex};
@@ -62,22 +62,37 @@ impl Instance {
     pub fn new(target: Box<dyn Target + Send>, log: Option<WireLog>) -> Instance {
         Instance { target, log }
     }
+
+    /// The instance's target.
+    pub(crate) fn target_mut(&mut self) -> &mut (dyn Target + Send) {
+        self.target.as_mut()
+    }
 }
 
 /// The instances `config` asks for: `config.jobs` of them (one per URL over HTTP).
 pub fn instances(config: &RunConfig) -> Result<Vec<Instance>, SchemaError> {
-    let count = match &config.target {
-        TargetSpec::Http(urls) => urls.len(),
-        _ => config.jobs,
-    }
-    .max(1);
+    let count = config.target.count(config.jobs);
+    build(&config.target, &config.limits, count, config.transcript, config.validate_protocol)
+}
+
+/// `count` instances of the implementation `target` names, reached within `limits` (the `i`th
+/// over HTTP at the `i`th URL), recording every exchange with `transcript` and checking every
+/// message against the protocol's schema with `validate`: the one place instances are built, for
+/// `run` and `fuzz` alike.
+pub(crate) fn build(
+    target: &TargetSpec,
+    limits: &Limits,
+    count: usize,
+    transcript: bool,
+    validate: bool,
+) -> Result<Vec<Instance>, SchemaError> {
     let mut instances = Vec::with_capacity(count);
     for index in 0..count {
-        let log = if config.transcript { WireLog::recording() } else { WireLog::new() };
-        let schema = if config.validate_protocol { Some(ProtocolSchema::load()?) } else { None };
-        let limits = config.limits.clone();
-        let target: Box<dyn Target + Send> = match &config.target {
-            TargetSpec::Reference if schema.is_none() && !config.transcript => {
+        let log = if transcript { WireLog::recording() } else { WireLog::new() };
+        let schema = if validate { Some(ProtocolSchema::load()?) } else { None };
+        let limits = limits.clone();
+        let target: Box<dyn Target + Send> = match target {
+            TargetSpec::Reference if schema.is_none() && !transcript => {
                 instances.push(Instance::new(Box::new(Reference::new()), None));
                 continue;
             }
@@ -90,7 +105,7 @@ pub fn instances(config: &RunConfig) -> Result<Vec<Instance>, SchemaError> {
     Ok(instances)
 }
 
-fn boxed<C: crate::target::remote::Channel + 'static>(
+fn boxed<C: crate::peer::remote::Channel + 'static>(
     remote: Remote<C>,
     schema: Option<ProtocolSchema>,
 ) -> Box<dyn Target + Send> {
@@ -103,10 +118,16 @@ fn boxed<C: crate::target::remote::Channel + 'static>(
 /// Runs the cases `config` selects against the implementation it names.
 ///
 /// ```no_run
-/// use tool_conformance::{Corpus, RunConfig, run::jobs};
+/// use tool_conformance::{CommandLine, Corpus, RunConfig, TargetSpec, run_config};
 ///
+/// // Four instances of an implementation in any language, speaking protocol v1 on stdio.
+/// let config = RunConfig {
+///     target: TargetSpec::Stdio(CommandLine::parse("python3 my_adapter.py").expect("one command")),
+///     jobs: 4,
+///     ..RunConfig::default()
+/// };
 /// let corpus = Corpus::embedded().expect("the corpus loads");
-/// let ran = jobs::run(&corpus, &RunConfig::default()).expect("the protocol schema compiles");
+/// let ran = run_config(&corpus, &config).expect("the protocol schema compiles");
 /// println!("{} cases", ran.run.outcomes.len());
 /// ```
 pub fn run(corpus: &Corpus, config: &RunConfig) -> Result<Ran, SchemaError> {

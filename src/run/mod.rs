@@ -1,45 +1,25 @@
 //! Running cases against a target: each case becomes an [`Outcome`].
 //!
 //! A [`Session`] starts the target once and then runs cases one by one; [`run`] does a whole
-//! selection. Whatever the target returns is compared, never trusted: a mismatch is a failure
-//! value, a target that cannot answer is an error value, and nothing a target does makes the
-//! runner panic.
+//! selection. The session only asks: what the target answered goes to [`crate::judge`], which
+//! decides what it comes to. Whatever the target returns is compared, never trusted: a mismatch
+//! is a failure value, a target that cannot answer is an error value, and nothing a target does
+//! makes the runner panic.
 //!
 //! A case applies to an implementation that claims its rule, every rule it `needs`, and at least
 //! one transport it calls on; any other case is `not applicable`. A case the implementation
 //! declines (`unsupported`) is skipped, which leaves a required case's rule incomplete.
-//!
-//! Every rejected invoke of a case whose rule's file says `rejections: one-error` (PLAT-162's)
-//! is also checked, without the case asking, for what the rule text forces of its one error: it has a message, problems and expected fields; its
-//! expected fields include every declared root property the schema requires and nothing the
-//! schema does not expect; on HTTP it points to get_api_spec (in any string it holds); the same
-//! call repeated gives the identical error; and the same arguments with their keys reversed give
-//! the same problems. What PLAT-162 leaves open is checked at the interpretation level and
-//! reported apart ([`READING_CHECKS`]): that the message names every field and get_api_spec, that
-//! the expected fields are exactly the suite's set, and that the error is identical whatever the
-//! key order and on every transport. In a case of a rule whose file says `rejections: problems`
-//! a rejection is read for its problems only (`ErrorContract`).
-//!
-//! Describe cases compare the published schema with the registered one: required cases by the
-//! contract it states (`case::contract`), interpretation cases as a document. A normalize the
-//! target refused ([`TargetError::Refused`]) fails when the expected arguments pass validation
-//! under every reading the text allows ([`crate::corpus::passes_validation`]), and is skipped as
-//! not observable otherwise.
 
 pub mod config;
 pub mod jobs;
-pub mod outcome;
 
-use crate::case::contract::contract;
-use crate::case::tool::{Tool, Transport, View};
-use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Problem, derived_expected_fields};
+use crate::case::tool::{Tool, View};
+use crate::case::{Case, Check, Level};
 use crate::corpus::Corpus;
-use crate::corpus::rules::Rejections;
-use crate::json::compare::{order, same};
+use crate::judge::outcome::{Outcome, Status};
+use crate::judge::{Answers, describe, invoke};
+use crate::peer::{Implementation, Target, TargetError};
 use crate::run::config::Selection;
-use crate::run::outcome::{Failure, Observation, Outcome, ReadingCheck, Status};
-use crate::target::{Implementation, Invocation, Target, TargetError};
-use serde_json::{Map, Value, json};
 
 /// A whole run: who was tested, and every selected case's outcome, in corpus order.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,23 +36,6 @@ impl Run {
         self.outcomes.iter().any(Outcome::breaks_rule)
     }
 }
-
-/// The checks the runner makes beyond what the rule text forces, by name, with what each holds an
-/// implementation to. Each is a reading of `docs/interpretations.md` ("Checks beyond the text"),
-/// reported apart and never deciding a case's status.
-pub const READING_CHECKS: [(&str, &str); 4] = [
-    (
-        "message-names-fields",
-        "the error's message mentions get_api_spec, every problem's field and every expected field",
-    ),
-    (
-        "expected-fields-exact",
-        "expected_fields is exactly every declared root property plus the names the root and its anyOf/oneOf \
-         branches require (or the case's own list)",
-    ),
-    ("same-error-whatever-key-order", "the same arguments with their keys in reverse order give the identical error"),
-    ("same-error-on-every-transport", "every claimed transport gives the identical error"),
-];
 
 /// Runs every case of `corpus` that `selection` selects, starting and stopping `target` once.
 ///
@@ -130,10 +93,10 @@ impl<T: Target> Session<T> {
 
     /// Runs one case.
     pub fn run_case(&mut self, case: &Case) -> Outcome {
-        let (status, readings) = self.status(case);
-        let mut outcome = Outcome::new(case, status);
-        outcome.readings = readings;
-        outcome
+        match self.answers(case) {
+            Ok(answers) => crate::judge::judge(case, &answers),
+            Err(status) => Outcome::new(case, *status),
+        }
     }
 
     /// Why `case` does not apply to this implementation (its rule, a rule it needs, or all its
@@ -157,29 +120,31 @@ impl<T: Target> Session<T> {
         None
     }
 
-    fn status(&mut self, case: &Case) -> (Status, Vec<ReadingCheck>) {
+    /// What the target answers to `case`'s requests, for the judge; `Err` with the case's status
+    /// when there is nothing to judge (the target did not start, the case does not apply, or the
+    /// target declined or could not answer).
+    pub(crate) fn answers(&mut self, case: &Case) -> Result<Answers, Box<Status>> {
         if let Some(why) = &self.start_error {
-            return (Status::Error { reason: format!("the implementation did not start: {why}") }, Vec::new());
+            return Err(Box::new(Status::Error { reason: format!("the implementation did not start: {why}") }));
         }
         if let Some(reason) = self.not_applicable(case) {
-            return (Status::NotApplicable { reason }, Vec::new());
+            return Err(Box::new(Status::NotApplicable { reason }));
         }
-        let no_readings = |status: Status| (status, Vec::new());
-        let result = match &case.check {
-            Check::Normalize { input_schema, arguments, expect } => {
-                self.normalize(input_schema, arguments, expect).map(no_readings)
+        let answers = match &case.check {
+            Check::Normalize { input_schema, arguments, .. } => match self.target.normalize(input_schema, arguments) {
+                Ok(arguments) => Ok(Answers::Normalized(Ok(arguments))),
+                Err(TargetError::Refused(error)) => Ok(Answers::Normalized(Err(error))),
+                Err(other) => Err(other),
+            },
+            Check::Invoke { tools, tool, arguments, transports, .. } => {
+                let claimed: Vec<_> =
+                    transports.iter().copied().filter(|t| self.implementation.transports.contains(t)).collect();
+                self.invoke(tools, tool, arguments, &claimed, case)
             }
-            Check::Invoke { tools, tool, arguments, transports, expect } => {
-                let contract = match case.rejections {
-                    Rejections::OneError => ErrorContract::OneError,
-                    Rejections::Problems => ErrorContract::Problems,
-                };
-                self.invoke(tools, tool, arguments, transports, expect, contract)
-            }
-            Check::Describe { tools, tool, views } => self.describe(tools, tool, views, case.level).map(no_readings),
+            Check::Describe { tools, tool, views } => self.describe(tools, tool, views, case.level),
         };
-        result.unwrap_or_else(|error| {
-            no_readings(match error {
+        answers.map_err(|error| {
+            Box::new(match error {
                 TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
                 TargetError::Broken(why) => Status::Error { reason: why },
                 TargetError::Refused(error) => Status::Error {
@@ -188,27 +153,6 @@ impl<T: Target> Session<T> {
                     ),
                 },
             })
-        })
-    }
-
-    fn normalize(&mut self, schema: &Value, arguments: &Value, expect: &Expect<Value>) -> Result<Status, TargetError> {
-        let actual = match self.target.normalize(schema, arguments) {
-            Ok(arguments) => arguments,
-            Err(TargetError::Refused(error)) => return Ok(refused(schema, expect, error)),
-            Err(other) => return Err(other),
-        };
-        Ok(match expect {
-            Expect::One(expected) if same(expected, &actual) => Status::Pass,
-            Expect::One(expected) => {
-                Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual))
-            }
-            Expect::Behaviours(behaviours) => Status::Observed(Observation {
-                behaviour: behaviours
-                    .iter()
-                    .find(|(_, expected)| same(expected, &actual))
-                    .map(|(name, _)| name.clone()),
-                actual,
-            }),
         })
     }
 
@@ -221,453 +165,47 @@ impl<T: Target> Session<T> {
         Ok(())
     }
 
-    /// A required case holds each view to the contract of the registered schema; an
-    /// interpretation case, to the document as registered (`case::contract`).
-    fn describe(&mut self, tools: &[Tool], tool: &str, views: &[View], level: Level) -> Result<Status, TargetError> {
+    /// Each view's published schema, in order, until one fails what `level` holds it to.
+    fn describe(&mut self, tools: &[Tool], tool: &str, views: &[View], level: Level) -> Result<Answers, TargetError> {
         self.register(tools)?;
-        let registered = tools.iter().find(|t| t.name == tool).map(|t| t.input_schema.clone()).unwrap_or(Value::Null);
+        let registered = describe::registered(tools, tool);
+        let mut published = Vec::with_capacity(views.len());
         for view in views {
-            let published = self.target.describe(tool, *view)?;
-            let failure = match level {
-                Level::Required => {
-                    let (want, got) = (contract(&registered), contract(&published));
-                    (!same(&want, &got)).then(|| {
-                        Failure::new(
-                            format!("contract of the schema published by {view} (annotations aside)"),
-                            want,
-                            got,
-                        )
-                    })
-                }
-                _ => (!same(&registered, &published))
-                    .then(|| Failure::new(format!("schema published by {view}"), registered.clone(), published)),
-            };
-            if let Some(failure) = failure {
-                return Ok(Status::Fail(failure));
+            let schema = self.target.describe(tool, *view)?;
+            let failed = describe::view_failure(level, &registered, *view, &schema).is_some();
+            published.push((*view, schema));
+            if failed {
+                break;
             }
         }
-        Ok(Status::Pass)
+        Ok(Answers::Described(published))
     }
 
+    /// The case's call on each claimed transport, and for a rejection under the one-error
+    /// contract the first call repeated and with its keys reversed.
     fn invoke(
         &mut self,
         tools: &[Tool],
         tool: &str,
-        arguments: &Value,
-        transports: &[Transport],
-        expect: &Expect<InvokeExpectation>,
-        contract: ErrorContract,
-    ) -> Result<(Status, Vec<ReadingCheck>), TargetError> {
-        let claimed: Vec<Transport> =
-            transports.iter().copied().filter(|t| self.implementation.transports.contains(t)).collect();
+        arguments: &serde_json::Value,
+        claimed: &[crate::case::tool::Transport],
+        case: &Case,
+    ) -> Result<Answers, TargetError> {
         let Some(&first) = claimed.first() else {
-            return Ok((Status::NotApplicable { reason: "no transport of the case is claimed".into() }, Vec::new()));
+            return Ok(Answers::Invoked { calls: Vec::new(), rechecks: None });
         };
         self.register(tools)?;
         let mut calls = Vec::with_capacity(claimed.len());
-        for transport in &claimed {
+        for transport in claimed {
             calls.push((*transport, self.target.invoke(tool, *transport, arguments)?));
         }
-        let rejected = calls.iter().any(|(_, i)| matches!(i, Invocation::Rejected { .. }));
-        let rechecks = if rejected && contract == ErrorContract::OneError {
+        let rechecks = if invoke::wants_rechecks(case.rejections, &calls) {
             let repeated = self.target.invoke(tool, first, arguments)?;
-            let permuted = self.target.invoke(tool, first, &reversed(arguments))?;
+            let permuted = self.target.invoke(tool, first, &invoke::reversed(arguments))?;
             Some((repeated, permuted))
         } else {
             None
         };
-        let schema = tools.iter().find(|t| t.name == tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);
-        let calls = Calls { calls, rechecks, schema, contract };
-        Ok(match expect {
-            Expect::One(expected) => match calls.judge(expected) {
-                Ok(()) => (Status::Pass, calls.readings(expected)),
-                Err(failure) => (Status::Fail(*failure), Vec::new()),
-            },
-            Expect::Behaviours(behaviours) => (
-                Status::Observed(Observation {
-                    behaviour: behaviours.iter().find(|(_, e)| calls.judge(e).is_ok()).map(|(name, _)| name.clone()),
-                    actual: view(&calls.calls[0].1),
-                }),
-                Vec::new(),
-            ),
-        })
-    }
-}
-
-/// What the invokes of one case returned.
-struct Calls<'a> {
-    /// One call per claimed transport of the case, in the case's order.
-    calls: Vec<(Transport, Invocation)>,
-    /// For a rejection: the first call repeated, and with its keys reversed.
-    rechecks: Option<(Invocation, Invocation)>,
-    /// The tool's registered schema.
-    schema: &'a Value,
-    /// What a rejection is held to.
-    contract: ErrorContract,
-}
-
-/// What the runner checks of a rejection beyond what the case names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ErrorContract {
-    /// A case of a rule with `rejections: one-error` (PLAT-162): the error is the one error
-    /// its one-error clause asks for. It has a message, problems and expected fields; the message
-    /// mentions get_api_spec, every problem's field and every expected field; the same call
-    /// repeated, with its keys reversed, and on every transport gives the identical error.
-    OneError,
-    /// A case of a rule with `rejections: problems` (RT-TOOL-8 says nothing of errors): the call
-    /// is rejected before the handler with exactly the problems the case names, which show what
-    /// validation saw.
-    Problems,
-}
-
-/// A normalize the target refused before any tool ran. Nothing reached the tool, so the case
-/// fails when a conforming runtime would have let the arguments, normalized as expected, through.
-/// When they break the tool's schema, a conforming runtime that also validates (PLAT-162) refuses
-/// them too, and what normalization made of them cannot be seen: the case is skipped, saying so.
-fn refused(schema: &Value, expect: &Expect<Value>, error: Value) -> Status {
-    let actual = json!({ "rejected": error });
-    match expect {
-        Expect::One(expected) if crate::corpus::passes_validation(schema, expected) => {
-            Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual))
-        }
-        Expect::One(_) => Status::Skip {
-            reason: "not observable: the runtime refused the arguments before any tool ran, as a runtime that \
-                     validates must, since normalized as expected they break the tool's schema; answer normalize \
-                     with what normalization alone makes of them to be judged"
-                .into(),
-        },
-        Expect::Behaviours(_) => Status::Observed(Observation { behaviour: None, actual }),
-    }
-}
-
-impl Calls<'_> {
-    /// The case's required checks: `Err` with the first failure.
-    fn judge(&self, expected: &InvokeExpectation) -> Result<(), Box<Failure>> {
-        match expected {
-            InvokeExpectation::Executed { received } => {
-                let want = json!({ "outcome": "executed", "handler_calls": 1, "received": received });
-                for (transport, invocation) in &self.calls {
-                    let got = view(invocation);
-                    if !same(&want, &got) {
-                        return fail(format!("invoke on {transport}"), want, got);
-                    }
-                }
-                Ok(())
-            }
-            InvokeExpectation::Rejected { problems, expected_fields } => {
-                let bounds = FieldBounds::of(self.schema, expected_fields.as_deref());
-                for (transport, invocation) in &self.calls {
-                    check_rejection(*transport, invocation, problems, &bounds, self.contract)?;
-                }
-                let Some((repeated, permuted)) = &self.rechecks else {
-                    return Ok(());
-                };
-                let (first_transport, first) = &self.calls[0];
-                let (first_error, got) = (view(first), view(repeated));
-                if !same(&first_error, &got) {
-                    return fail(format!("the same call repeated on {first_transport}"), first_error, got);
-                }
-                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(|mut failure| {
-                    failure.check = format!("{}, with the keys in reverse order", failure.check);
-                    failure
-                })
-            }
-        }
-    }
-
-    /// The checks beyond the text, for a case whose required checks passed: none unless the
-    /// calls were rejected under the one-error contract.
-    fn readings(&self, expected: &InvokeExpectation) -> Vec<ReadingCheck> {
-        let InvokeExpectation::Rejected { problems, expected_fields } = expected else {
-            return Vec::new();
-        };
-        if self.contract != ErrorContract::OneError {
-            return Vec::new();
-        }
-        let fields = expected_fields.clone().unwrap_or_else(|| derived_expected_fields(self.schema));
-        let reading = |check: &str, failure: Option<Box<Failure>>| ReadingCheck {
-            check: check.to_string(),
-            failure: failure.map(|f| *f),
-        };
-        let first_failure = |each: &ErrorCheck| {
-            self.calls.iter().find_map(|(transport, invocation)| each(*transport, &view(invocation)).err())
-        };
-        let mut checks = vec![
-            reading("message-names-fields", first_failure(&|t, e| message_names(t, &e["error"], problems, &fields))),
-            reading("expected-fields-exact", first_failure(&|t, e| exact_fields(t, &e["error"], &fields))),
-        ];
-        let (first_transport, first) = &self.calls[0];
-        let first_error = view(first);
-        if let Some((_, permuted)) = &self.rechecks {
-            let got = view(permuted);
-            let failure = (!same(&first_error, &got)).then(|| {
-                Box::new(Failure::new(
-                    format!("the same call with its keys in reverse order on {first_transport}"),
-                    first_error.clone(),
-                    got,
-                ))
-            });
-            checks.push(reading("same-error-whatever-key-order", failure));
-        }
-        if self.calls.len() > 1 {
-            let failure = self.calls[1..].iter().find_map(|(transport, invocation)| {
-                let got = view(invocation);
-                (!same(&first_error, &got)).then(|| {
-                    Box::new(Failure::new(
-                        format!("error on {transport}, against {first_transport}"),
-                        first_error.clone(),
-                        got,
-                    ))
-                })
-            });
-            checks.push(reading("same-error-on-every-transport", failure));
-        }
-        checks
-    }
-}
-
-/// What the rule text forces of a rejection's `expected_fields`, whatever reading of "expected
-/// fields" an implementation takes: every root property the schema both declares and requires
-/// is listed (`least`), and nothing is listed that the schema does not expect under any reading
-/// (`most`: the declared properties, the names the root requires, and the names its anyOf/oneOf
-/// One check of one transport's error (the invocation as JSON).
-type ErrorCheck<'a> = dyn Fn(Transport, &Value) -> Result<(), Box<Failure>> + 'a;
-
-/// branches require, with the case's own list).
-struct FieldBounds {
-    least: Vec<String>,
-    most: Vec<String>,
-}
-
-impl FieldBounds {
-    fn of(schema: &Value, listed: Option<&[String]>) -> FieldBounds {
-        let declared = schema.get("properties").and_then(Value::as_object);
-        let required = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
-        let mut least: Vec<String> =
-            required.filter(|name| declared.is_some_and(|d| d.contains_key(*name))).map(String::from).collect();
-        least.sort();
-        least.dedup();
-        let mut most = derived_expected_fields(schema);
-        most.extend(listed.into_iter().flatten().cloned());
-        most.sort();
-        most.dedup();
-        FieldBounds { least, most }
-    }
-}
-
-/// One rejected call checked for what the text forces: outcome, shape, problems, and under the
-/// one-error contract the bounds of its expected fields and, on HTTP, the pointer to
-/// get_api_spec.
-fn check_rejection(
-    transport: Transport,
-    invocation: &Invocation,
-    problems: &[Problem],
-    bounds: &FieldBounds,
-    contract: ErrorContract,
-) -> Result<(), Box<Failure>> {
-    let Invocation::Rejected { handler_calls: 0, error } = invocation else {
-        let got = view(invocation);
-        let want = json!({ "outcome": "rejected", "handler_calls": 0 });
-        let got = json!({ "outcome": got["outcome"], "handler_calls": got["handler_calls"], "received": got.get("received") });
-        return fail(format!("invoke on {transport}"), want, strip_nulls(got));
-    };
-    // Under the one-error contract the error has all three parts; otherwise only its problems
-    // are read.
-    let message = error.get("message").and_then(Value::as_str);
-    let actual_problems = error.get("problems").and_then(Value::as_array);
-    let actual_fields =
-        error.get("expected_fields").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string));
-    let shape = match contract {
-        ErrorContract::OneError if message.is_none() || actual_problems.is_none() || actual_fields.is_none() => {
-            Some(json!({
-                "message": "a string",
-                "problems": "an array of {kind, field?}",
-                "expected_fields": "an array of strings"
-            }))
-        }
-        ErrorContract::Problems if actual_problems.is_none() => Some(json!({"problems": "an array of {kind, field?}"})),
-        _ => None,
-    };
-    if let Some(shape) = shape {
-        return fail(format!("shape of the error on {transport}"), shape, error.clone());
-    }
-    let with_alternatives = problems.iter().any(|p| p.alternatives.is_some());
-    let want =
-        canonical_problems(problems.iter().map(|p| serde_json::to_value(p).unwrap_or(Value::Null)), with_alternatives);
-    let got = canonical_problems(actual_problems.into_iter().flatten().cloned(), with_alternatives);
-    if !same(&want, &got) {
-        return fail(format!("problems named on {transport}"), want, got);
-    }
-    let (ErrorContract::OneError, Some(actual_fields)) = (contract, actual_fields) else {
-        return Ok(());
-    };
-    let listed: Vec<&str> = actual_fields.iter().filter_map(Value::as_str).collect();
-    let missing: Vec<&str> = bounds.least.iter().map(String::as_str).filter(|f| !listed.contains(f)).collect();
-    if !missing.is_empty() {
-        return fail(
-            format!("expected_fields on {transport}: the declared properties the schema requires are all listed"),
-            sorted_strings(bounds.least.iter().map(String::as_str)),
-            sorted_strings(listed.iter().copied()),
-        );
-    }
-    let strays: Vec<&str> = listed.iter().copied().filter(|f| !bounds.most.iter().any(|m| m == f)).collect();
-    if !strays.is_empty() {
-        return fail(
-            format!("expected_fields on {transport}: only names the schema expects are listed"),
-            sorted_strings(bounds.most.iter().map(String::as_str)),
-            sorted_strings(listed.iter().copied()),
-        );
-    }
-    if transport == Transport::Http && !mentions(error, SPEC_TOOL) {
-        return fail(
-            format!("the error on {transport} points to {SPEC_TOOL} (in any string it holds)"),
-            json!({ "mentions": SPEC_TOOL }),
-            error.clone(),
-        );
-    }
-    Ok(())
-}
-
-/// The discovery tool PLAT-162's error points HTTP callers back to.
-const SPEC_TOOL: &str = "get_api_spec";
-
-/// Whether some key or string anywhere in `value` contains `word`.
-fn mentions(value: &Value, word: &str) -> bool {
-    match value {
-        Value::String(text) => text.contains(word),
-        Value::Array(items) => items.iter().any(|v| mentions(v, word)),
-        Value::Object(map) => map.iter().any(|(k, v)| k.contains(word) || mentions(v, word)),
-        _ => false,
-    }
-}
-
-/// Reading `message-names-fields`: the message mentions get_api_spec, every problem's field and
-/// every expected field.
-fn message_names(
-    transport: Transport,
-    error: &Value,
-    problems: &[Problem],
-    fields: &[String],
-) -> Result<(), Box<Failure>> {
-    let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
-    let mut terms: Vec<&str> = vec![SPEC_TOOL];
-    terms.extend(problems.iter().filter_map(|p| p.field.as_deref()));
-    terms.extend(fields.iter().map(String::as_str));
-    terms.sort();
-    terms.dedup();
-    let found: Vec<&str> = terms.iter().copied().filter(|t| message.contains(t)).collect();
-    if found.len() == terms.len() {
-        return Ok(());
-    }
-    fail(format!("words the message mentions on {transport} (message: {message:?})"), json!(terms), json!(found))
-}
-
-/// Reading `expected-fields-exact`: the error lists exactly the suite's expected fields.
-fn exact_fields(transport: Transport, error: &Value, fields: &[String]) -> Result<(), Box<Failure>> {
-    let want = sorted_strings(fields.iter().map(String::as_str));
-    let listed = error.get("expected_fields").and_then(Value::as_array).into_iter().flatten();
-    let got = sorted_strings(listed.filter_map(Value::as_str));
-    if same(&want, &got) { Ok(()) } else { fail(format!("expected_fields on {transport}"), want, got) }
-}
-
-/// Problems reduced to what cases compare (kind, field, and alternatives when the case gives
-/// them), each set sorted, the list sorted.
-fn canonical_problems(problems: impl Iterator<Item = Value>, with_alternatives: bool) -> Value {
-    let mut out: Vec<Value> = problems
-        .map(|problem| {
-            let mut kept = Map::new();
-            for key in ["kind", "field"] {
-                if let Some(value) = problem.get(key).filter(|v| !v.is_null()) {
-                    kept.insert(key.into(), value.clone());
-                }
-            }
-            if with_alternatives && problem.get("kind") == Some(&json!("no_alternative")) {
-                let mut sets: Vec<Value> = problem
-                    .get("alternatives")
-                    .and_then(Value::as_array)
-                    .map(|sets| sets.iter().map(|s| sorted_value(s.clone())).collect())
-                    .unwrap_or_default();
-                sets.sort_by(order);
-                kept.insert("alternatives".into(), Value::Array(sets));
-            }
-            if problem.is_object() { Value::Object(kept) } else { problem }
-        })
-        .collect();
-    out.sort_by(order);
-    Value::Array(out)
-}
-
-fn sorted_value(value: Value) -> Value {
-    match value {
-        Value::Array(mut items) => {
-            items.sort_by(order);
-            Value::Array(items)
-        }
-        other => other,
-    }
-}
-
-fn sorted_strings<'a>(items: impl Iterator<Item = &'a str>) -> Value {
-    let mut items: Vec<&str> = items.collect();
-    items.sort();
-    json!(items)
-}
-
-/// A failed check, boxed (a failure holds two values and is large).
-fn fail(check: impl Into<String>, expected: Value, actual: Value) -> Result<(), Box<Failure>> {
-    Err(Box::new(Failure::new(check, expected, actual)))
-}
-
-/// An invocation as JSON, the way failures show it.
-fn view(invocation: &Invocation) -> Value {
-    serde_json::to_value(invocation).unwrap_or(Value::Null)
-}
-
-fn strip_nulls(value: Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(map.into_iter().filter(|(_, v)| !v.is_null()).collect()),
-        other => other,
-    }
-}
-
-/// The same object with its keys in reverse order (other values as they are).
-fn reversed(arguments: &Value) -> Value {
-    match arguments {
-        Value::Object(map) => Value::Object(map.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect()),
-        other => other.clone(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reversal_reverses_root_keys_only() {
-        let args: Value = crate::json::from_str(r#"{"a":1,"b":{"y":1,"x":2},"c":3}"#).unwrap();
-        assert_eq!(reversed(&args).to_string(), r#"{"c":3,"b":{"y":1,"x":2},"a":1}"#);
-    }
-
-    #[test]
-    fn problems_compare_as_sets_of_kind_and_field() {
-        let a = canonical_problems(
-            vec![
-                json!({"kind": "unknown_field", "field": "b", "hint": "x"}),
-                json!({"kind": "missing_required", "field": "a"}),
-            ]
-            .into_iter(),
-            false,
-        );
-        let b = canonical_problems(
-            vec![json!({"kind": "missing_required", "field": "a"}), json!({"kind": "unknown_field", "field": "b"})]
-                .into_iter(),
-            false,
-        );
-        assert!(same(&a, &b));
-        let with = canonical_problems(
-            vec![json!({"kind": "no_alternative", "alternatives": [["b"], ["a", "c"]]})].into_iter(),
-            true,
-        );
-        assert_eq!(with, json!([{"kind": "no_alternative", "alternatives": [["a", "c"], ["b"]]}]));
+        Ok(Answers::Invoked { calls, rechecks })
     }
 }

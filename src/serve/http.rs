@@ -1,32 +1,36 @@
-//! `tool-conformance serve --http`: a [`Server`] behind tiny_http.
+//! `tool-conformance serve --http`: a [`Server`] behind a small HTTP/1.1 server of its own, on
+//! `std::net`, whose request heads httparse reads.
 //!
 //! Every POST body is one request and the response body is its answer, whatever the path. The
-//! server is built to be left running next to a harness, and to be hit by many at once:
+//! server is built to be left running next to a harness, and to be hit by many at once, by
+//! clients that may be slow, idle or hostile:
 //! - it binds to loopback unless told otherwise ([`bind_address`]);
-//! - connections are kept alive, each read by a thread of tiny_http's; at most
-//!   [`HttpOptions::max_connections`] requests are served at once, by as many worker threads
-//!   (more wait their turn);
-//! - every read from a client waits at most [`HttpOptions::idle_timeout`] (an idle kept-alive
-//!   connection is closed then, and a client that stops sending its head is answered 408), a body
-//!   must arrive within [`HttpOptions::request_timeout`] (408), and a client that does not read
-//!   its response is cut off after [`HttpOptions::write_timeout`], so slow clients hold nothing;
-//!   tiny_http accepts connections itself, so these are set on the listening socket, whose
-//!   accepted sockets inherit them (Linux);
-//! - bodies are capped ([`HttpOptions::max_body`]: 413), a body needs a Content-Length (411;
-//!   chunked bodies are 501), and a malformed body (JSON or protocol) is a 4xx whose body is a JSON
-//!   error response `{"seq", "error"}`. A request tiny_http cannot read as HTTP at all it answers
-//!   itself (400, 408 or 505, with no body) and closes the connection.
+//! - each connection is served by a thread of its own, and kept alive; at most
+//!   [`HttpOptions::max_connections`] are open at once: when a new one would pass the cap, the
+//!   connection that has waited longest for its next request is closed to make room, and if
+//!   every open connection is in the middle of a request the new one is answered 503 and closed;
+//! - a request head is capped ([`HttpOptions::max_head`]: 431) and so is a body
+//!   ([`HttpOptions::max_body`]: 413, answered from the head, before any of the body is read); a
+//!   body needs a Content-Length (411; chunked bodies are 501);
+//! - a whole request, head and body, must arrive within [`HttpOptions::request_timeout`] of its
+//!   first byte (408), a kept-alive connection that sends nothing for
+//!   [`HttpOptions::idle_timeout`] is closed, and a client that does not read its response is
+//!   cut off after [`HttpOptions::write_timeout`];
+//! - a body that is refused is never read to be discarded: the connection is closed after the
+//!   answer (the little that is already on its way is drained for a moment, at most
+//!   [`LINGER_BYTES`] into a fixed buffer, so that the client sees the answer rather than a
+//!   reset);
+//! - a malformed request or body is a 4xx whose body is a JSON error response `{"seq", "error"}`.
 //!
 //! All connections share one registry (one [`Server`]); `stop` answers and then resets it to a
 //! fresh target, and the server stays up.
 
 use super::Server;
-use crate::target::Target;
-use crate::target::protocol::Answer;
-use rustix::net::sockopt::{Timeout, set_socket_timeout, set_tcp_nodelay};
-use std::io::ErrorKind;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use crate::peer::Target;
+use crate::peer::protocol::Answer;
+use std::collections::HashMap;
+use std::io::{ErrorKind, Read, Write};
+use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,14 +39,15 @@ use std::time::{Duration, Instant};
 pub struct HttpOptions {
     /// The largest body accepted, in bytes.
     pub max_body: usize,
-    /// How long a request's body may take to arrive.
+    /// The largest request head (request line and headers) accepted, in bytes.
+    pub max_head: usize,
+    /// How long a whole request (head and body) may take to arrive, from its first byte.
     pub request_timeout: Duration,
-    /// How long one read from a client may wait: a kept-alive connection waiting for its next
-    /// request, or a client that stopped sending.
+    /// How long a kept-alive connection may wait for its next request.
     pub idle_timeout: Duration,
     /// How long one write of a response may wait.
     pub write_timeout: Duration,
-    /// How many requests are served at once.
+    /// How many connections are open at once.
     pub max_connections: usize,
 }
 
@@ -50,13 +55,24 @@ impl Default for HttpOptions {
     fn default() -> HttpOptions {
         HttpOptions {
             max_body: 4 * 1024 * 1024,
+            max_head: 64 * 1024,
             request_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(10),
-            max_connections: 128,
+            max_connections: 512,
         }
     }
 }
+
+/// The most bytes read (into a fixed buffer, and dropped) from a connection that is closed with
+/// part of its request unread.
+pub const LINGER_BYTES: usize = 256 * 1024;
+
+/// How long a connection closed with part of its request unread is drained.
+const LINGER: Duration = Duration::from_millis(250);
+
+/// The most headers a request may have (more is answered 431).
+const MAX_HEADERS: usize = 100;
 
 /// The address `serve --http` binds to: `PORT` alone means `127.0.0.1:PORT`; otherwise
 /// `HOST:PORT` (a name is resolved, loopback first).
@@ -81,110 +97,101 @@ pub struct AddressError {
     pub why: String,
 }
 
-/// A listener on `address` for [`serve`], its timeouts set at once: tiny_http accepts
-/// connections itself, and what bounds each connection's reads and writes is what its socket
-/// inherits from the listener when the connection is made (Linux), so a connection made before
-/// these are set is not bounded.
-pub fn listen(address: SocketAddr, options: &HttpOptions) -> std::io::Result<TcpListener> {
-    let listener = TcpListener::bind(address)?;
-    set_timeouts(&listener, options)?;
-    Ok(listener)
-}
-
-fn set_timeouts(listener: &TcpListener, options: &HttpOptions) -> std::io::Result<()> {
-    set_socket_timeout(listener, Timeout::Recv, Some(options.idle_timeout))?;
-    set_socket_timeout(listener, Timeout::Send, Some(options.write_timeout))?;
-    // tiny_http may write a response's head and body apart: without this, the body would wait
-    // for the client's delayed acknowledgement of the head.
-    set_tcp_nodelay(listener, true)?;
-    Ok(())
+/// A listener on `address` for [`serve`].
+pub fn listen(address: SocketAddr, _options: &HttpOptions) -> std::io::Result<TcpListener> {
+    TcpListener::bind(address)
 }
 
 /// Serves on `listener` (best made by [`listen`]) until the process ends, with targets made by
-/// `make`.
+/// `make`. A failed accept (out of descriptors, a connection reset before it was taken) is
+/// waited out, never the end of serving.
 pub fn serve<T, F>(listener: TcpListener, make: F, options: HttpOptions) -> std::io::Result<()>
 where
     T: Target + Send + 'static,
     F: Fn() -> T + Send + Sync + 'static,
 {
-    let local = listener.local_addr()?;
-    set_timeouts(&listener, &options)?;
-    let http = tiny_http::Server::from_listener(listener, None).map_err(std::io::Error::other)?;
-    keep_accepting(local, options.idle_timeout)?;
     let shared = Arc::new(Shared {
-        http,
         server: Mutex::new(Server::new(make())),
         make: Box::new(make),
         options,
-        workers: AtomicUsize::new(1),
-        idle: AtomicUsize::new(0),
+        connections: Mutex::new(Connections::default()),
     });
-    worker(&shared)
-}
-
-/// The listening socket's receive timeout bounds `accept(2)` too, and tiny_http stops serving
-/// when an accept fails: a thread connects to it (and hangs up at once) well within every such
-/// timeout, so an accept never waits that long.
-fn keep_accepting(local: SocketAddr, idle: Duration) -> std::io::Result<()> {
-    let address = match local.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), local.port()),
-        IpAddr::V6(ip) if ip.is_unspecified() => SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), local.port()),
-        _ => local,
-    };
-    let every = (idle / 4).max(Duration::from_millis(10));
-    std::thread::Builder::new().name("serve-http-accept".into()).spawn(move || {
-        loop {
-            std::thread::sleep(every);
-            let _ = TcpStream::connect_timeout(&address, every);
+    loop {
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let Some(id) = admit(&shared, &stream) else {
+            turn_away(stream);
+            continue;
+        };
+        let connection = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new().name("serve-http".into()).spawn(move || {
+            Connection { shared: &connection, stream, id, buffer: Vec::new() }.serve();
+            lock(&connection.connections).open.remove(&id);
+        });
+        if spawned.is_err() {
+            lock(&shared.connections).open.remove(&id);
         }
-    })?;
-    Ok(())
+    }
 }
 
 struct Shared<T: Target> {
-    http: tiny_http::Server,
     server: Mutex<Server<T>>,
     make: Box<dyn Fn() -> T + Send + Sync>,
     options: HttpOptions,
-    /// Worker threads running.
-    workers: AtomicUsize,
-    /// Worker threads waiting for a request.
-    idle: AtomicUsize,
+    connections: Mutex<Connections>,
 }
 
-/// Takes requests and answers them, until tiny_http stops (its accept failed). A worker that
-/// takes a request while no other waits starts another, up to the cap.
-fn worker<T: Target + Send + 'static>(shared: &Arc<Shared<T>>) -> std::io::Result<()> {
-    loop {
-        shared.idle.fetch_add(1, Ordering::SeqCst);
-        let request = shared.http.recv();
-        shared.idle.fetch_sub(1, Ordering::SeqCst);
-        let request = request?;
-        if shared.idle.load(Ordering::SeqCst) == 0 {
-            spawn_worker(shared);
+/// The open connections: a handle on each socket (to close an idle one), and since when it has
+/// waited for its next request (`None` while in the middle of one).
+#[derive(Default)]
+struct Connections {
+    next: u64,
+    open: HashMap<u64, (TcpStream, Option<Instant>)>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Takes a new connection in, closing the longest-idle one if the cap is reached; `None` if
+/// every open connection is busy.
+fn admit<T: Target>(shared: &Shared<T>, stream: &TcpStream) -> Option<u64> {
+    let mut connections = lock(&shared.connections);
+    if connections.open.len() >= shared.options.max_connections.max(1) {
+        let idlest = connections
+            .open
+            .iter()
+            .filter_map(|(id, (_, since))| since.map(|since| (since, *id)))
+            .min()
+            .map(|(_, id)| id)?;
+        if let Some((idle, _)) = connections.open.remove(&idlest) {
+            let _ = idle.shutdown(Shutdown::Both);
         }
-        handle(shared, request);
     }
+    let handle = stream.try_clone().ok()?;
+    let id = connections.next;
+    connections.next += 1;
+    connections.open.insert(id, (handle, Some(Instant::now())));
+    Some(id)
 }
 
-fn spawn_worker<T: Target + Send + 'static>(shared: &Arc<Shared<T>>) {
-    let running = shared.workers.fetch_add(1, Ordering::SeqCst);
-    if running >= shared.options.max_connections.max(1) {
-        shared.workers.fetch_sub(1, Ordering::SeqCst);
-        return;
-    }
-    let worker_shared = Arc::clone(shared);
-    let spawned = std::thread::Builder::new().name("serve-http".into()).spawn(move || {
-        let _ = worker(&worker_shared);
-        worker_shared.workers.fetch_sub(1, Ordering::SeqCst);
-    });
-    if spawned.is_err() {
-        // Out of threads: the workers there are serve on.
-        shared.workers.fetch_sub(1, Ordering::SeqCst);
-    }
+/// Answers a connection over the cap with 503, without waiting for anything.
+fn turn_away(stream: TcpStream) {
+    let _ = stream.set_nonblocking(true);
+    let body = error_body("too many connections are open; try again shortly");
+    let _ = (&stream).write_all(&response_bytes(503, &body, true));
+    let _ = stream.shutdown(Shutdown::Write);
 }
 
 /// A request that cannot be served: its status and why.
+#[derive(Debug)]
 struct Refusal {
     status: u16,
     why: String,
@@ -194,70 +201,228 @@ fn refuse(status: u16, why: impl Into<String>) -> Refusal {
     Refusal { status, why: why.into() }
 }
 
-fn handle<T: Target>(shared: &Shared<T>, mut request: tiny_http::Request) {
-    let (status, body) = match read_body(&mut request, &shared.options) {
-        Ok(body) => answer(shared, &body),
-        Err(refusal) => (refusal.status, error_body(&refusal.why)),
-    };
-    let mut response = tiny_http::Response::from_data(body)
-        .with_status_code(status)
-        .with_chunked_threshold(usize::MAX)
-        .with_header(header("Content-Type", "application/json"));
-    if status == 405 {
-        response.add_header(header("Allow", "POST"));
+/// How reading a request ended when it did not give one.
+enum Unread {
+    /// The connection is to be closed without an answer (closed by the client, idle too long).
+    Close,
+    /// The request is answered with this and the connection closed.
+    Refused(Refusal),
+}
+
+/// A request's head as far as the server needs it.
+#[derive(Debug)]
+struct Head {
+    body_length: usize,
+    keep_alive: bool,
+    expects_continue: bool,
+}
+
+struct Connection<'a, T: Target> {
+    shared: &'a Shared<T>,
+    stream: TcpStream,
+    id: u64,
+    /// Bytes read and not yet used: the start of the next request.
+    buffer: Vec<u8>,
+}
+
+impl<T: Target> Connection<'_, T> {
+    fn serve(mut self) {
+        let _ = self.stream.set_write_timeout(Some(self.shared.options.write_timeout));
+        loop {
+            let outcome = self.request();
+            match outcome {
+                Ok((body, keep_alive)) => {
+                    let (status, answer) = answer(self.shared, &body);
+                    if self.stream.write_all(&response_bytes(status, &answer, !keep_alive)).is_err() || !keep_alive {
+                        return;
+                    }
+                }
+                Err(Unread::Close) => return,
+                Err(Unread::Refused(refusal)) => {
+                    let body = error_body(&refusal.why);
+                    let mut bytes = response_bytes(refusal.status, &body, true);
+                    if refusal.status == 405 {
+                        let at = bytes.windows(2).position(|w| w == b"\r\n").unwrap_or(0) + 2;
+                        bytes.splice(at..at, b"Allow: POST\r\n".iter().copied());
+                    }
+                    let _ = self.stream.write_all(&bytes);
+                    return self.linger();
+                }
+            }
+        }
     }
-    let _ = request.respond(response);
+
+    fn set_idle(&self, idle: bool) {
+        if let Some((_, since)) = lock(&self.shared.connections).open.get_mut(&self.id) {
+            *since = idle.then(Instant::now);
+        }
+    }
+
+    /// Reads into the buffer once, waiting until `deadline` at most: the number of bytes read,
+    /// `Ok(0)` at the end of the stream, `Err(true)` when the time is up, `Err(false)` when the read
+    /// fails.
+    fn fill(&mut self, deadline: Instant) -> Result<usize, bool> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(true);
+        }
+        let _ = self.stream.set_read_timeout(Some(left));
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            match self.stream.read(&mut chunk) {
+                Ok(n) => {
+                    self.buffer.extend_from_slice(&chunk[..n]);
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => return Err(true),
+                Err(_) => return Err(false),
+            }
+        }
+    }
+
+    /// The next request's body and whether the connection stays open after it.
+    fn request(&mut self) -> Result<(Vec<u8>, bool), Unread> {
+        let options = &self.shared.options;
+        let (request_timeout, max_head, max_body) = (options.request_timeout, options.max_head, options.max_body);
+        if self.buffer.is_empty() {
+            // Idle until the next request begins: such a connection may be closed to make room.
+            self.set_idle(true);
+            let idle_deadline = Instant::now() + options.idle_timeout;
+            match self.fill(idle_deadline) {
+                Ok(0) | Err(_) => return Err(Unread::Close),
+                Ok(_) => {}
+            }
+        }
+        self.set_idle(false);
+        let deadline = Instant::now() + request_timeout;
+        let late = || Unread::Refused(refuse(408, "the request did not arrive in time"));
+        let (head, used) = loop {
+            match parse_head(&self.buffer, max_head, max_body) {
+                Ok(Some(parsed)) => break parsed,
+                Ok(None) => {}
+                Err(refusal) => return Err(Unread::Refused(refusal)),
+            }
+            match self.fill(deadline) {
+                Ok(0) | Err(false) => return Err(Unread::Close),
+                Ok(_) => {}
+                Err(true) => return Err(late()),
+            }
+        };
+        self.buffer.drain(..used);
+        if head.expects_continue && self.buffer.len() < head.body_length {
+            let _ = self.stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+        }
+        while self.buffer.len() < head.body_length {
+            match self.fill(deadline) {
+                Ok(0) | Err(false) => return Err(Unread::Close),
+                Ok(_) => {}
+                Err(true) => return Err(late()),
+            }
+        }
+        let rest = self.buffer.split_off(head.body_length);
+        let body = std::mem::replace(&mut self.buffer, rest);
+        Ok((body, head.keep_alive))
+    }
+
+    /// Stops sending, and drains for a moment what the client still sends (at most
+    /// [`LINGER_BYTES`], into a fixed buffer), so that closing with bytes unread does not reset
+    /// the connection before the client has read the answer.
+    fn linger(self) {
+        let _ = self.stream.shutdown(Shutdown::Write);
+        let deadline = Instant::now() + LINGER;
+        let mut chunk = [0u8; 8 * 1024];
+        let mut drained = 0;
+        while drained < LINGER_BYTES {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || self.stream.set_read_timeout(Some(left)).is_err() {
+                return;
+            }
+            match (&self.stream).read(&mut chunk) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => drained += n,
+            }
+        }
+    }
 }
 
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
-}
-
-/// The request's body, within the limits.
-fn read_body(request: &mut tiny_http::Request, options: &HttpOptions) -> Result<Vec<u8>, Refusal> {
-    if *request.method() != tiny_http::Method::Post {
-        let method = request.method().to_string();
+/// The head at the start of `bytes` and its length, `None` if it is not all there yet.
+fn parse_head(bytes: &[u8], max_head: usize, max_body: usize) -> Result<Option<(Head, usize)>, Refusal> {
+    let too_large = || refuse(431, format!("the request head is longer than {max_head} bytes"));
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut request = httparse::Request::new(&mut headers);
+    let used = match request.parse(bytes) {
+        Ok(httparse::Status::Complete(used)) if used <= max_head => used,
+        Ok(httparse::Status::Complete(_)) => return Err(too_large()),
+        Ok(httparse::Status::Partial) if bytes.len() > max_head => return Err(too_large()),
+        Ok(httparse::Status::Partial) => return Ok(None),
+        Err(httparse::Error::TooManyHeaders) => {
+            return Err(refuse(431, format!("the request has more than {MAX_HEADERS} headers")));
+        }
+        Err(e) => return Err(refuse(400, format!("the request is not HTTP/1.1: {e}"))),
+    };
+    let method = request.method.unwrap_or_default();
+    if method != "POST" {
         return Err(refuse(405, format!("{method} is not served: POST one protocol v1 request as the body")));
     }
-    let has = |name: &'static str| request.headers().iter().any(|h| h.field.equiv(name));
-    if has("Transfer-Encoding") {
+    let values = |name: &str| {
+        request.headers.iter().filter(move |h| h.name.eq_ignore_ascii_case(name)).map(|h| h.value).collect::<Vec<_>>()
+    };
+    if !values("Transfer-Encoding").is_empty() {
         return Err(refuse(501, "chunked bodies are not supported: send a Content-Length"));
     }
-    let Some(length) = request.body_length() else {
-        return Err(refuse(
-            if has("Content-Length") { 400 } else { 411 },
-            if has("Content-Length") { "bad Content-Length" } else { "a Content-Length is required" },
-        ));
+    let lengths = values("Content-Length");
+    let Some(first) = lengths.first() else {
+        return Err(refuse(411, "a Content-Length is required"));
     };
-    if length > options.max_body {
-        return Err(refuse(413, format!("the body is longer than {} bytes", options.max_body)));
+    let digits = std::str::from_utf8(first).unwrap_or("").trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || lengths.iter().any(|l| l != first) {
+        return Err(refuse(400, "bad Content-Length"));
     }
-    let deadline = Instant::now() + options.request_timeout;
-    let mut body = vec![0; length];
-    let mut read = 0;
-    let reader = request.as_reader();
-    while read < length {
-        if Instant::now() >= deadline {
-            return Err(refuse(408, "the request did not arrive in time"));
-        }
-        match reader.read(&mut body[read..]) {
-            Ok(0) => return Err(refuse(400, "the connection closed before the whole body arrived")),
-            Ok(n) => read += n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                return Err(refuse(408, "the request did not arrive in time"));
-            }
-            Err(_) => return Err(refuse(400, "the connection closed before the whole body arrived")),
-        }
+    // Any length with more digits than usize can hold is longer than the cap.
+    let body_length = digits.parse::<usize>().unwrap_or(usize::MAX);
+    if body_length > max_body {
+        return Err(refuse(413, format!("the body is longer than {max_body} bytes")));
     }
-    Ok(body)
+    let has_token = |name: &str, token: &str| {
+        values(name)
+            .iter()
+            .any(|v| std::str::from_utf8(v).unwrap_or("").split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
+    };
+    let keep_alive = if request.version == Some(0) {
+        has_token("Connection", "keep-alive")
+    } else {
+        !has_token("Connection", "close")
+    };
+    let expects_continue = has_token("Expect", "100-continue");
+    Ok(Some((Head { body_length, keep_alive, expects_continue }, used)))
+}
+
+fn response_bytes(status: u16, body: &[u8], close: bool) -> Vec<u8> {
+    let reason = match status {
+        200 => "OK",
+        400 => "Bad Request",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        431 => "Request Header Fields Too Large",
+        501 => "Not Implemented",
+        503 => "Service Unavailable",
+        _ => "",
+    };
+    let connection = if close { "Connection: close\r\n" } else { "" };
+    let mut bytes = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{connection}\r\n",
+        body.len()
+    )
+    .into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
 }
 
 fn answer<T: Target>(shared: &Shared<T>, body: &[u8]) -> (u16, Vec<u8>) {
-    let mut server = match shared.server.lock() {
-        Ok(server) => server,
-        Err(poisoned) => poisoned.into_inner(),
-    };
+    let mut server = lock(&shared.server);
     let handled = server.handle_bytes(body);
     if handled.stop {
         *server = Server::new((shared.make)());
@@ -268,4 +433,27 @@ fn answer<T: Target>(shared: &Shared<T>, body: &[u8]) -> (u16, Vec<u8>) {
 
 fn error_body(why: &str) -> Vec<u8> {
     serde_json::to_vec(&Answer::Failed(why.to_string()).to_json(None)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(bytes: &[u8]) -> Result<Option<(Head, usize)>, Refusal> {
+        parse_head(bytes, 64, 1000)
+    }
+
+    #[test]
+    fn heads_are_read_within_their_caps() {
+        let status = |bytes: &[u8]| head(bytes).err().map(|r| r.status);
+        assert!(head(b"POST / HTTP/1.1\r\nContent-Le").unwrap().is_none());
+        let (parsed, used) = head(b"POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc").unwrap().unwrap();
+        assert_eq!((parsed.body_length, parsed.keep_alive, used), (3, true, 38));
+        assert!(!head(b"POST / HTTP/1.0\r\nContent-Length: 0\r\n\r\n").unwrap().unwrap().0.keep_alive);
+        assert_eq!(status(&[b'x'; 65]), Some(431));
+        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: 1000000000000000000000000\r\n\r\n"), Some(413));
+        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"), Some(400));
+        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"), Some(400));
+        assert_eq!(status(b"GET / HTTP/1.1\r\n\r\n"), Some(405));
+    }
 }

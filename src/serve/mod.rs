@@ -1,11 +1,11 @@
 //! Any [`crate::Target`] behind protocol v1 — the built-in reference above all — so implementers have a
 //! working peer to compare their adapter with, and the suite can test its own transports.
 //!
-//! The front ends of a [`Server`] (the protocol's server side, in `target::server`):
+//! The front ends of a [`Server`] (the protocol's server side, in `peer::server`):
 //! [`stdio`] serves it on stdin and stdout (`tool-conformance serve --stdio`) and [`http`] on a
 //! loopback HTTP port (`serve --http`).
 
 pub mod http;
 pub mod stdio;
 
-pub use crate::target::server::{Handled, Loopback, Server};
+pub use crate::peer::server::{Handled, Loopback, Server};

@@ -5,13 +5,28 @@
 //! input.
 
 use super::Server;
-use crate::target::Target;
-use crate::target::protocol::Answer;
-use crate::target::stdio::{Bounded, read_bounded_line};
+use crate::peer::Target;
+use crate::peer::protocol::Answer;
+use crate::peer::stdio::{Bounded, read_bounded_line};
 use std::io::{BufRead, Write};
 
 /// The longest request line read, in bytes.
 pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+
+/// Serves `target` over protocol v1 on this process's stdin and stdout, one JSON object per line,
+/// until `stop` or the end of input: a Rust runtime behind this is an implementation any harness
+/// that speaks the protocol can reach, this suite's `--stdio` among them.
+///
+/// ```no_run
+/// // src/bin/adapter.rs: `tool-conformance run --stdio 'cargo run --bin adapter'`
+/// fn main() -> std::io::Result<()> {
+///     tool_conformance::serve_stdio(tool_conformance::Reference::new()) // your Target here
+/// }
+/// ```
+pub fn serve_stdio<T: Target>(target: T) -> std::io::Result<()> {
+    let mut server = Server::new(target);
+    serve(&mut server, std::io::stdin().lock(), std::io::stdout().lock(), MAX_REQUEST_BYTES)
+}
 
 /// Serves requests from `input`, answering on `output`, until `stop` or the end of input.
 pub fn serve<T: Target>(

@@ -10,7 +10,7 @@
 //! (the paths sorted) gives the same hex digits.
 
 use crate::corpus::{Corpus, is_rule_file};
-use crate::run::outcome::Outcome;
+use crate::judge::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;

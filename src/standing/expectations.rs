@@ -37,7 +37,7 @@
 
 use crate::corpus::Corpus;
 use crate::corpus::yaml::Document;
-use crate::run::outcome::{Outcome, StatusKind};
+use crate::judge::outcome::{Outcome, StatusKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -204,10 +204,8 @@ impl ExpectedFailures {
     /// # Ok::<(), tool_conformance::standing::expectations::ExpectationsError>(())
     /// ```
     pub fn load(path: &Path) -> Result<ExpectedFailures, ExpectationsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ExpectationsError {
-            path: path.to_path_buf(),
-            place: None,
-            message: format!("cannot read: {e}"),
+        let text = crate::corpus::yaml::read_capped(path, crate::corpus::yaml::MAX_SOURCE_BYTES).map_err(|e| {
+            ExpectationsError { path: path.to_path_buf(), place: None, message: format!("cannot read: {e}") }
         })?;
         ExpectedFailures::parse(path, &text)
     }
@@ -341,7 +339,7 @@ fn now_word(kind: StatusKind) -> &'static str {
 mod tests {
     use super::*;
     use crate::case::Level;
-    use crate::run::outcome::{Failure, Status};
+    use crate::judge::outcome::{Failure, Status};
     use serde_json::json;
 
     fn parse(text: &str) -> Result<ExpectedFailures, ExpectationsError> {

@@ -4,11 +4,12 @@
 //! [`crate::report::json`] writes the file from a [`crate::report::Report`]; this module reads
 //! what of it the readers need, leniently, so that standings written by other versions of the
 //! suite still read: fields they lack take their defaults (`whole` is true, an absent triage is
-//! empty), verdicts, levels and statuses are kept as the words written, and members this reader
-//! does not know are ignored. Its contract is `schemas/report.schema.json`.
+//! empty), verdicts are kept as the words written, levels and statuses are read as the suite's
+//! own [`Level`] and [`StatusKind`] (an unknown word is an error, so that nothing is silently
+//! miscounted), and members this reader does not know are ignored. Its contract is `schemas/report.schema.json`.
 
 use crate::case::Level;
-use crate::run::outcome::StatusKind;
+use crate::judge::outcome::StatusKind;
 use crate::standing::Counts;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -115,14 +116,14 @@ pub struct ClauseEntry {
 pub struct CaseEntry {
     /// The case id.
     pub id: String,
-    /// Its level, as written.
+    /// Its level (`None` in a standing that did not write it).
     #[serde(default)]
-    pub level: String,
+    pub level: Option<Level>,
     /// The clauses it cites.
     #[serde(default)]
     pub clauses: Vec<String>,
-    /// Its status, as written (`pass`, `fail`, `error`, `skip`, `observed`, `not_applicable`).
-    pub status: String,
+    /// Its status.
+    pub status: StatusKind,
     /// Why it errored, was skipped or did not apply.
     #[serde(default)]
     pub reason: Option<String>,
@@ -192,27 +193,25 @@ fn counts<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Counts, D
     let written: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::deserialize(deserializer)?;
     let mut counts = Counts::default();
     for (level, statuses) in written {
-        let level = Level::ALL
-            .into_iter()
-            .find(|l| l.as_str() == level)
-            .ok_or_else(|| D::Error::custom(format!("unknown level {level:?}")))?;
+        let level = Level::named(&level).ok_or_else(|| D::Error::custom(format!("unknown level {level:?}")))?;
         for (status, n) in statuses {
-            let kind = StatusKind::ALL
-                .into_iter()
-                .find(|k| k.as_str() == status)
-                .ok_or_else(|| D::Error::custom(format!("unknown status {status:?}")))?;
+            let kind =
+                StatusKind::named(&status).ok_or_else(|| D::Error::custom(format!("unknown status {status:?}")))?;
             *counts.0.entry(level).or_default().entry(kind).or_insert(0) += n;
         }
     }
     Ok(counts)
 }
 
+/// The largest standing.json read back, in bytes (a published one is about a megabyte).
+pub const MAX_STANDING_BYTES: u64 = 64 * 1024 * 1024;
+
 impl StandingFile {
     /// Reads the standing.json at `path`.
     pub fn load(path: &Path) -> Result<StandingFile, StandingFileError> {
         let error = |kind| StandingFileError { path: path.to_path_buf(), kind };
-        let text =
-            std::fs::read_to_string(path).map_err(|e| error(StandingFileErrorKind::Unreadable(e.to_string())))?;
+        let text = crate::corpus::yaml::read_capped(path, MAX_STANDING_BYTES)
+            .map_err(|e| error(StandingFileErrorKind::Unreadable(e.to_string())))?;
         StandingFile::parse(&text).map_err(error)
     }
 

@@ -26,8 +26,8 @@ pub mod regression;
 use crate::case::Level;
 use crate::corpus::Corpus;
 use crate::corpus::rules::Catalog;
-use crate::run::outcome::{Outcome, StatusKind};
-use crate::target::Implementation;
+use crate::judge::outcome::{Outcome, StatusKind};
+use crate::peer::Implementation;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -77,7 +77,7 @@ pub struct ClauseStanding {
 /// How one check beyond the rule text came out over a rule's cases.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReadingTally {
-    /// The check's name (see [`crate::run::READING_CHECKS`]).
+    /// The check's name (see [`crate::judge::READING_CHECKS`]).
     pub check: String,
     /// Cases where it held.
     pub held: usize,
@@ -171,6 +171,18 @@ impl Standing {
 
     /// Counts `outcomes`, a run of part or all of `corpus`: a rule some of whose cases the run
     /// left out is marked as not whole.
+    ///
+    /// ```
+    /// use tool_conformance::{Corpus, Level, Reference, Selection, StatusKind, Standing, Verdict, run};
+    ///
+    /// let corpus = Corpus::embedded().expect("the corpus loads");
+    /// let ran = run(&corpus, &Selection::all(), &mut Reference::new());
+    /// let standing = Standing::of_run(&corpus, &ran.implementation, &ran.outcomes);
+    /// for rule in &standing.rules {
+    ///     assert_eq!(rule.verdict, Verdict::Conforms, "{}", rule.rule);
+    ///     assert_eq!(rule.totals.get(Level::Required, StatusKind::Fail), 0);
+    /// }
+    /// ```
     pub fn of_run(corpus: &Corpus, implementation: &Implementation, outcomes: &[Outcome]) -> Standing {
         let ran: BTreeSet<&str> = outcomes.iter().map(|o| o.id.as_str()).collect();
         Standing::counted(&corpus.catalog, implementation, outcomes, |rule| {

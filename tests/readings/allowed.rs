@@ -59,6 +59,12 @@ pub fn all() -> Vec<Variant> {
             Box::new(OneStepTrueRootClosed),
         ),
         variant(
+            "one-step-written-integers",
+            "normalize refuses what fails validation, and a number written with a fraction or an exponent \
+             (1.0, 1E+2) is no integer",
+            Box::new(OneStepWrittenIntegers),
+        ),
+        variant(
             "rt-tool-8-only",
             "claims RT-TOOL-8 only and validates nothing: every invoke executes, normalized",
             Box::new(RtTool8Only),
@@ -284,6 +290,51 @@ impl Defect for OneStepTrueRootClosed {
 
     fn one_step(&self) -> bool {
         true
+    }
+}
+
+// 8 with PLAT-162 "1.0 is an integer" read the other way: one step, and a number is an integer
+// only when it is written as one.
+
+struct OneStepWrittenIntegers;
+impl Defect for OneStepWrittenIntegers {
+    /// Each number written with a fraction or an exponent, where its schema asks for an integer
+    /// and not a number, is shown to the validator as its text, which it rejects as a wrong type.
+    fn validation_view(&self, schema: &Value, _raw: &Value, prepared: &Value) -> Value {
+        written_integers(schema, prepared)
+    }
+
+    fn one_step(&self) -> bool {
+        true
+    }
+}
+
+fn written_integers(schema: &Value, value: &Value) -> Value {
+    let integer_only = match schema.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number"),
+        _ => false,
+    };
+    match value {
+        Value::Number(n) if integer_only && n.to_string().contains(['.', 'e', 'E']) => Value::String(n.to_string()),
+        Value::Array(items) => {
+            let item = schema.get("items").unwrap_or(&Value::Null);
+            Value::Array(items.iter().map(|v| written_integers(item, v)).collect())
+        }
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| {
+                    let described = schema
+                        .get("properties")
+                        .and_then(|p| p.get(k))
+                        .or_else(|| schema.get("additionalProperties"))
+                        .unwrap_or(&Value::Null);
+                    (k.clone(), written_integers(described, v))
+                })
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 

@@ -22,7 +22,7 @@ export function schemaOptions(schema) {
     try {
         check = ajv.compile(schema);
     } catch (why) {
-        throw new Unsupported(`Ajv cannot compile the schema: ${why?.message ?? why}`);
+        throw new Unsupported(`Ajv refused to compile the schema: ${why?.name ?? "Error"}: ${why?.message ?? why}`);
     }
     return {
         validate: (value) => {

@@ -16,6 +16,7 @@ from schema_to_function import build_function  # noqa: E402
 from fastmcp import FastMCP  # noqa: E402
 from fastmcp.exceptions import FastMCPError  # noqa: E402
 from pydantic import ValidationError  # noqa: E402
+from tool_conformance_adapter.outcome import caller_got, received  # noqa: E402
 
 logging.disable(logging.WARNING)  # FastMCP logs every refused call; the caller's error is printed below
 warnings.filterwarnings("ignore", message=".*is not JSON serializable.*")
@@ -25,12 +26,7 @@ schema = json.loads(r'''__SCHEMA__''')
 arguments = json.loads(r'''__ARGUMENTS__''')
 
 
-def record(received):
-    print("the tool received:", received)
-    return "ok"
-
-
-function, _ = build_function(name, schema, record)
+function, _ = build_function(name, schema, received)
 print(f"def {function.__name__}{inspect.signature(function)}")
 
 
@@ -40,7 +36,7 @@ async def main():
     try:
         await server.call_tool(name, arguments)
     except (FastMCPError, ValidationError) as error:
-        print("the caller got:", error)
+        caller_got(error)
 
 
 asyncio.run(main())

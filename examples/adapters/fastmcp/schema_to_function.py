@@ -15,10 +15,13 @@ signature (pydantic). `build_function` writes that signature:
 - keywords: minLength/maxLength/pattern, minimum/maximum/exclusive*/multipleOf, minItems/maxItems,
   description, title, examples and x- extensions become pydantic `Field(...)` arguments.
 
-Everything else raises protocol.Unsupported: a root that is not a plain object schema (root
-anyOf/oneOf/allOf, additionalProperties other than false, patternProperties, root annotations),
-a required name that is not a property, $ref/$defs, oneOf, allOf, not, format, nested object
-properties, constraints on a value that may be of several types.
+What no signature says exactly is written as a FastMCP user writes it: `**kwargs` for a root
+open to other names (FastMCP refuses such a function, and that refusal is the answer); the nearest
+signature for root `anyOf`/`oneOf` (every alternative's names as parameters, required only where
+every alternative requires them); a required name that is not a property as a required parameter
+of any type; other root keywords left out; a property no annotation here says (`$ref`, `oneOf`,
+`allOf`, `not`, `format`, nested object keywords, constraints on a value of several types) as
+`Any`. Only a root that is not an object schema raises protocol.Unsupported.
 """
 
 import keyword
@@ -233,26 +236,61 @@ def plain_identifier(name):
     )
 
 
+def inline_refs(schema, root=None, seen=()):
+    """`schema` with each local `$ref` replaced by what it points at (its siblings kept), as a user
+    writes the referenced type in place; a recursive reference is left as it is."""
+    root = schema if root is None else root
+    if isinstance(schema, list):
+        return [inline_refs(item, root, seen) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#") and ref not in seen:
+        target = root
+        for part in [p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/") if p]:
+            target = target.get(part) if isinstance(target, dict) else None
+        if isinstance(target, dict):
+            rest = {k: v for k, v in schema.items() if k != "$ref"}
+            return inline_refs({**target, **rest}, root, seen + (ref,))
+    return {k: (v if k in ("$defs", "definitions") else inline_refs(v, root, seen)) for k, v in schema.items()}
+
+
 def build_function(tool_name, schema, record):
     """The function for a tool with this input schema, and its {parameter: property} names. Every
     call of the function passes what it received (by property name) to `record`."""
+    if schema is True:  # admits every value: a user's function takes any names, **kwargs
+        schema = {"additionalProperties": True}
     if not isinstance(schema, dict):
         unsupported("the root", "a schema that is not an object")
-    root = dict(schema)
+    root = inline_refs(dict(schema))
+    root.pop("$defs", None)
+    root.pop("definitions", None)
     root_type = root.pop("type", "object")
     if root_type != "object":
         unsupported("the root", f"type {root_type!r}")
     properties = root.pop("properties", {})
     required = root.pop("required", [])
-    if root.pop("additionalProperties", False) is not False:
-        unsupported("the root", "additionalProperties (FastMCP refuses **kwargs)")
-    if root:
-        unsupported("the root", f"the keyword(s) {', '.join(sorted(root))}")
     if not isinstance(properties, dict) or not isinstance(required, list):
         unsupported("the root", "malformed properties or required")
+    # What a signature cannot say exactly is written as a FastMCP user writes it: **kwargs for a
+    # root open to other names (FastMCP's own refusal of it is what the caller sees), the nearest
+    # signature for root alternatives (every alternative's names as parameters, required only
+    # where every alternative requires them), a required name that is not a property as a required
+    # parameter of any type, other root keywords left out.
+    open_root = root.pop("additionalProperties", False) is not False or root.pop("patternProperties", None) is not None
+    properties, required = dict(properties), list(required)
+    for union in ("anyOf", "oneOf"):
+        branches = root.pop(union, None)
+        if isinstance(branches, list) and branches:
+            branches = [b if isinstance(b, dict) else {} for b in branches]
+            for branch in branches:
+                for name, sub in (branch.get("properties") or {}).items():
+                    properties.setdefault(name, sub)
+            every = set.intersection(*(set(b.get("required", [])) for b in branches))
+            required += [name for name in sorted(every) if name not in required]
     for name in required:
         if name not in properties:
-            unsupported("the root", f"the required name {name!r} that is not a declared property")
+            properties[name] = True
 
     namespace = {"__name__": "tool_conformance_tools"}
     names = {}
@@ -260,10 +298,13 @@ def build_function(tool_name, schema, record):
     taken = {p for p in properties if plain_identifier(p)}
     for i, (prop, sub) in enumerate(properties.items()):
         where = f"property {prop!r}"
-        kind, field, default = annotation(sub, where, top=True)
+        try:
+            kind, field, default = annotation(sub, where, top=True)
+        except protocol.Unsupported:  # no annotation says it: Any, as a user writes it
+            kind, field = Any, {}
+            default = sub["default"] if isinstance(sub, dict) and "default" in sub and prop not in required else NO_DEFAULT
         if prop in required:
-            if default is not NO_DEFAULT:
-                unsupported(where, "a default on a required property")
+            default = NO_DEFAULT  # a required parameter has no default, whatever the schema says
         elif default is NO_DEFAULT:
             default = ABSENT
         if plain_identifier(prop):
@@ -283,13 +324,17 @@ def build_function(tool_name, schema, record):
             params.append(f"{param}: T_{i} = D_{i}")
 
     def emit(values):
-        return record({names[p]: v for p, v in values.items() if v is not ABSENT})
+        values = dict(values)
+        extra = values.pop("kwargs", {}) if open_root else {}
+        return record({**{names[p]: v for p, v in values.items() if v is not ABSENT}, **extra})
 
     namespace["_emit"] = emit
     function_name = tool_name if plain_identifier(tool_name) else "tool"
     # Required parameters first (Python wants them before those with defaults), each group in the
     # schema's property order; FastMCP publishes the properties in signature order.
     params = [p for p in params if "=" not in p] + [p for p in params if "=" in p]
+    if open_root:
+        params.append("**kwargs")
     signature = ", ".join(params)
     source = f"def {function_name}({signature}):\n    return _emit(locals())\n"
     exec(compile(source, f"<tool {tool_name}>", "exec"), namespace)

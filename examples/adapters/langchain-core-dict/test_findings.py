@@ -19,6 +19,8 @@ from langchain_core.tools import StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+from tool_conformance_adapter.exchange import exchange  # noqa: E402
 SCHEMA = {
     "type": "object",
     "properties": {"existing_step_id": {"type": "string", "minLength": 1}, "reason": {"type": "string"}},
@@ -78,12 +80,7 @@ class Protocol(unittest.TestCase):
             {"cmd": "describe", "tool": "update_step", "view": "get_api_spec"},
             {"cmd": "stop"},
         ]
-        lines = "".join(json.dumps(dict(r, seq=i)) + "\n" for i, r in enumerate(requests))
-        done = subprocess.run(
-            [sys.executable, os.path.join(HERE, "adapter.py")], input=lines, capture_output=True, text=True, timeout=60
-        )
-        answers = [json.loads(line) for line in done.stdout.splitlines()]
-        self.assertEqual([a["seq"] for a in answers], list(range(len(requests))))
+        answers = exchange(os.path.join(HERE, "adapter.py"), requests)  # one answer a request, in order
         self.assertEqual(answers[2], {"seq": 2, "outcome": "executed", "handler_calls": 1, "received": {"step_id": "x"}})
         self.assertEqual(answers[3]["outcome"], "rejected")
         self.assertEqual(answers[3]["error"]["problems"], [])

@@ -3,31 +3,11 @@
 // after npm ci.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { fillTemplate } from 'tool-conformance-adapter';
+import { EXACT, received, reproducer } from 'tool-conformance-adapter/reproduction';
 
-const here = dirname(fileURLToPath(import.meta.url));
-let filled = 0;
-
-/**
- * Runs repro.mjs filled as src/report/about.rs fills it (the kit's `fillTemplate`: every __TOOL__
- * replaced by the name as it is, then every __SCHEMA__ and __ARGUMENTS__ by the JSON text); its stdout.
- */
-function repro(tool, schema, args) {
-    const text = fillTemplate(readFileSync(join(here, 'repro.mjs'), 'utf8'), { tool, schema, arguments: args });
-    // Beside repro.mjs, so that its imports resolve as they do there.
-    const file = join(here, `.repro-${process.pid}-${++filled}.mjs`);
-    try {
-        writeFileSync(file, text);
-        return execFileSync(process.execPath, [file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } finally {
-        rmSync(file, { force: true });
-    }
-}
+// repro.mjs filled as the page fills it, run beside itself; what it printed.
+const repro = reproducer(import.meta.url);
 
 const mail = { type: 'object', properties: { to: { type: 'string' }, subject: { type: 'string' } }, required: ['to', 'subject'] };
 
@@ -47,9 +27,5 @@ test('a cycle of $refs overflows the stack', () => {
 });
 
 test("a string with ', `, ${, \\ and characters beyond ASCII reaches the tool exactly", () => {
-    const args = { note: "it's `x` ${y} \\ é 😀 \u2028 \ud800" };
-    const out = repro('note_it', { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] }, args);
-    const line = out.split('\n').find((l) => l.startsWith('the tool received: '));
-    assert.ok(line, out);
-    assert.deepEqual(JSON.parse(line.slice('the tool received: '.length)), args);
+    assert.deepEqual(received(repro(EXACT.tool, EXACT.schema, EXACT.arguments)), EXACT.arguments);
 });

@@ -33,9 +33,9 @@ ROOT = os.path.join(HERE, "..", "..", "..")
 # The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
 # the MCP Python adapter's (imported by path, not copied).
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
-sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import not_installed  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 try:
@@ -44,14 +44,11 @@ try:
     from langchain_core.tools import StructuredTool  # noqa: E402
     from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"langchain-core is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
+    not_installed("langchain-core", HERE, missing)
 
-import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
-from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
+sys.path.insert(0, HERE)  # tool.py, also when the langchain-core-dict row loads this file
+import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
+from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "langchain-core"
 TRANSPORTS = ["direct", "structured"]
@@ -125,36 +122,13 @@ class Recorder:
 
 
 def build_tool(name, description, schema, recorder):
-    """A StructuredTool from a function whose signature says the schema (signature.py); raises
-    Unsupported for what the signature path cannot say."""
+    """A StructuredTool built by tool.py as a langchain user writes it. Unsupported only where no
+    function stands for the schema at all (its root is no object), or where langchain-core itself
+    refuses the function, with its own error."""
     try:
-        mapping = signature.map_schema(schema)
-    except signature.Unmappable as why:
-        raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
-    for parameter in mapping.parameters:
-        if parameter.python_name != parameter.name:
-            # pydantic's Field(alias=...) would give it the name, but the args schema that
-            # from_function derives (validate_arguments, then a subset model) drops the alias.
-            raise protocol.Unsupported(
-                f"the property {parameter.name!r} cannot be a Python parameter name, and "
-                "StructuredTool.from_function keeps no alias"
-            )
-
-    signature_ = mapping.user_signature()
-
-    def tool_function(*args, **kwargs):
-        # The recording function: what langchain-core passed, bound to the parameters as Python
-        # binds a call, less the optional parameters the call left out (their Python default,
-        # NOT_SENT, which langchain-core hands on).
-        bound = signature_.bind(*args, **kwargs).arguments
-        return recorder.record({k: v for k, v in bound.items() if v is not signature.NOT_SENT})
-
-    tool_function.__signature__ = signature_
-    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
-    tool_function.__name__ = tool_function.__qualname__ = name
-    tool_function.__doc__ = None
-    try:
-        return StructuredTool.from_function(func=tool_function, name=name, description=description or name)
+        return tool_builder.build_tool(name, description, schema, recorder.record)
+    except tool_builder.Unmappable as why:
+        raise protocol.Unsupported(f"no Python function takes these arguments as keyword arguments: {why}") from None
     except Exception as why:  # pydantic refusing the signature, say
         raise protocol.Unsupported(f"StructuredTool.from_function refused it: {type(why).__name__}: {why}") from None
 

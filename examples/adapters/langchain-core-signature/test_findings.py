@@ -21,6 +21,8 @@ from langchain_core.output_parsers.openai_tools import parse_tool_call
 from langchain_core.tools import StructuredTool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+from tool_conformance_adapter.exchange import exchange  # noqa: E402
 
 
 def agent_call(tool, arguments_text):
@@ -164,12 +166,7 @@ class Protocol(unittest.TestCase):
             {"cmd": "normalize", "input_schema": {"properties": {"n": {"type": "integer"}}}, "arguments": {"n": "10"}},
             {"cmd": "stop"},
         ]
-        lines = "".join(json.dumps(dict(r, seq=i)) + "\n" for i, r in enumerate(requests))
-        done = subprocess.run(
-            [sys.executable, os.path.join(HERE, "adapter.py")], input=lines, capture_output=True, text=True, timeout=60
-        )
-        answers = [json.loads(line) for line in done.stdout.splitlines()]
-        self.assertEqual([a["seq"] for a in answers], list(range(len(requests))))
+        answers = exchange(os.path.join(HERE, "adapter.py"), requests)  # one answer a request, in order
         self.assertEqual(answers[0]["transports"], ["direct", "structured"])
         self.assertEqual(answers[2]["outcome"], "rejected")
         self.assertEqual(

@@ -24,7 +24,6 @@ See README.md beside this file for what is measured and every choice.
 
 import asyncio
 import importlib.metadata
-import inspect
 import logging
 import os
 import re
@@ -37,9 +36,9 @@ ROOT = os.path.join(HERE, "..", "..", "..")
 # The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
 # the MCP Python adapter's (imported by path, not copied).
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
-sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import not_installed  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 try:
@@ -48,14 +47,10 @@ try:
     from llama_index.core.llms.utils import parse_partial_json  # noqa: E402
     from llama_index.core.tools import FunctionTool, call_tool_with_selection  # noqa: E402
 except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"llama-index-core is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
+    not_installed("llama-index-core", HERE, missing)
 
-import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
-from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
+import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
+from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "llama-index-core"
 TRANSPORTS = ["direct", "structured"]
@@ -99,57 +94,27 @@ class Recorder:
         self.calls = []
         self.unreadable = None
 
-    def record(self, bound):
+    def record(self, received):
         try:
-            self.calls.append(snapshot({k: v for k, v in bound.items() if v is not signature.NOT_SENT}))
+            self.calls.append(snapshot(received))
         except NotJson as why:
             self.calls.append(None)
             self.unreadable = str(why)
         return "ok"
 
 
-def real_function(mapping, recorder):
-    """A real `def` with the signature a user writes (signature.py's parameters in the schema's
-    order, positional or keyword up to the first required one after an optional one, keyword-only
-    from there), whose body records its parameters: a call that does not fit it fails with Python's
-    own TypeError before the body runs, as a user's function does."""
-    namespace, parts, keyword_only = {"_record": recorder.record}, [], False
-    for index, p in enumerate(mapping.parameters):
-        if not keyword_only and p.default is inspect.Parameter.empty and index and mapping.parameters[index - 1].default is not inspect.Parameter.empty:
-            keyword_only = True
-            parts.append("*")
-        if p.default is inspect.Parameter.empty:
-            parts.append(p.python_name)
-        else:
-            namespace[f"_default_{index}"] = p.default
-            parts.append(f"{p.python_name}=_default_{index}")
-    source = f"def tool({', '.join(parts)}):\n    return _record(dict(locals()))\n"
-    exec(source, namespace)  # noqa: S102 - parameter names are identifiers (checked by signature.py)
-    function = namespace["tool"]
-    function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
-    return function
-
-
 def build_tool(name, description, schema):
-    """(FunctionTool, Recorder); Unsupported for what a Python signature cannot say."""
-    try:
-        mapping = signature.map_schema(schema)
-    except signature.Unmappable as why:
-        raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
-    for p in mapping.parameters:
-        if p.python_name != p.name:
-            raise protocol.Unsupported(
-                f"the property {p.name!r} cannot be a Python parameter name, and FunctionTool has no alias: "
-                "the call passes names as keyword arguments"
-            )
+    """(FunctionTool, Recorder), the tool built by tool.py as a LlamaIndex user writes it.
+    Unsupported only where no function stands for the schema at all (its root is no object), or
+    where LlamaIndex itself refuses the function, with its own error."""
     recorder = Recorder()
-    function = real_function(mapping, recorder)
-    function.__name__ = function.__qualname__ = re.sub(r"\W", "_", name)
     try:
-        tool = FunctionTool.from_defaults(fn=function, name=name, description=description or name)
-    except Exception as why:  # pydantic refusing the fn_schema, say
+        built, _ = tool_builder.build_tool(name, description, schema, recorder.record)
+    except tool_builder.Unmappable as why:
+        raise protocol.Unsupported(f"no Python function takes these arguments as keyword arguments: {why}") from None
+    except Exception as why:  # LlamaIndex (or pydantic under it) refusing the function
         raise protocol.Unsupported(f"FunctionTool.from_defaults refused it: {type(why).__name__}: {why}") from None
-    return tool, recorder
+    return built, recorder
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,13 +157,11 @@ class Runtime:
         recorder.calls, recorder.unreadable = [], None
         error = None
         if transport == "direct":
-            if not isinstance(arguments, dict):
-                raise protocol.Unsupported(
-                    "an agent workflow's tool call always carries a dict of keyword arguments; "
-                    "there is no direct call with another root"
-                )
+            # An agent workflow's call: the LLM integration's ToolSelection (whose tool_kwargs
+            # validator turns arguments that are no object into {}), then acall(**tool_kwargs).
+            selection = ToolSelection(tool_id="call_1", tool_name=tool.metadata.name, tool_kwargs=to_framework(arguments))
             try:
-                self.loop.run_until_complete(tool.acall(**to_framework(arguments)))
+                self.loop.run_until_complete(tool.acall(**selection.tool_kwargs))
             except Exception as why:  # what the caller got
                 error = error_of(why)
         elif transport == "structured":

@@ -23,6 +23,8 @@ from llama_index.core.llms.utils import parse_partial_json
 from llama_index.core.tools import FunctionTool, call_tool_with_selection
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+from tool_conformance_adapter.exchange import exchange  # noqa: E402
 
 
 def model_call(tool, arguments_text):
@@ -117,20 +119,45 @@ class Protocol(unittest.TestCase):
             {"cmd": "normalize", "input_schema": {"properties": {"n": {"type": "integer"}}}, "arguments": {"n": "10"}},
             {"cmd": "stop"},
         ]
-        lines = "".join(json.dumps(dict(r, seq=i)) + "\n" for i, r in enumerate(requests))
-        done = subprocess.run(
-            [sys.executable, os.path.join(HERE, "adapter.py")], input=lines, capture_output=True, text=True, timeout=120
-        )
-        answers = [json.loads(line) for line in done.stdout.splitlines()]
-        self.assertEqual([a["seq"] for a in answers], list(range(len(requests))))
+        answers = exchange(os.path.join(HERE, "adapter.py"), requests)  # one answer a request, in order
         self.assertEqual(answers[0]["transports"], ["direct", "structured"])
         self.assertEqual(
             answers[2]["error"]["problems"],
             [{"kind": "missing_required", "field": "existing_step_id"}, {"kind": "missing_required", "field": "reason"}],
         )
         self.assertEqual(answers[3], {"seq": 3, "outcome": "executed", "handler_calls": 1, "received": {"existing_step_id": "x"}})
-        self.assertIn("unsupported", answers[4])
+        # An agent workflow's ToolSelection makes arguments that are no object {}: the names are missing.
+        self.assertEqual(answers[4]["outcome"], "rejected")
+        self.assertEqual(answers[4]["error"]["problems"], answers[2]["error"]["problems"])
         self.assertEqual(answers[5], {"seq": 5, "arguments": {"n": "10"}})
+
+
+class Tool(unittest.TestCase):
+    """tool.py writes each schema as a LlamaIndex user writes a function, and LlamaIndex takes it."""
+
+    def test_open_root_and_odd_names_arrive_through_kwargs(self):
+        import tool as tool_builder
+
+        calls = []
+        schema = {"type": "object", "properties": {"a": {"type": "string"}, "from": {"type": "integer"}}, "additionalProperties": True}
+        built, source = tool_builder.build_tool("t", None, schema, lambda received: calls.append(received) or "ok")
+        self.assertIn("**kwargs", source)
+        asyncio.run(built.acall(a="x", **{"from": 1, "other": [1]}))
+        self.assertEqual(calls, [{"a": "x", "from": 1, "other": [1]}])
+
+    def test_root_alternatives_become_the_nearest_signature(self):
+        import tool as tool_builder
+
+        calls = []
+        schema = {
+            "type": "object",
+            "properties": {"a": {"type": "array"}, "b": {"type": "array"}},
+            "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
+        }
+        built, source = tool_builder.build_tool("t", None, schema, lambda received: calls.append(received) or "ok")
+        self.assertTrue(source.startswith("def tool(a=_default_0, b=_default_1):"), source)
+        asyncio.run(built.acall())  # {} runs the function: nothing says one of them is required
+        self.assertEqual(calls, [{}])
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import not_installed  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 try:
@@ -52,15 +53,10 @@ try:
     from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
     from mcp_types import jsonrpc_message_adapter  # noqa: E402
 except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"the MCP Python SDK is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-        f"and run the adapter with {HERE}/.venv/bin/python\n"
-    )
-    sys.exit(1)
+    not_installed("the MCP Python SDK", HERE, missing)
 
-import signature  # noqa: E402
-from received import NotJson, snapshot  # noqa: E402  (received.py, shared with the signature-based adapters)
+from tool_conformance_adapter import signature  # noqa: E402
+from tool_conformance_adapter.received import NotJson, snapshot  # noqa: E402
 
 # stdout carries protocol lines only; the SDK logs to stderr through `logging`.
 logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="[mcp-python adapter] %(name)s: %(message)s")
@@ -313,7 +309,7 @@ class Registry:
         # The schema as plain JSON values (the request's numbers are Decimal).
         schema = pydantic_core.from_json(dumps(tool["input_schema"]))
         try:
-            mapping = signature.map_schema(schema)
+            mapping = signature.as_users_write_it(schema)
         except signature.Unmappable as why:
             raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
         entry = Entry(name, mapping)

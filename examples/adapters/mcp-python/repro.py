@@ -8,8 +8,9 @@ import json
 import sys
 import warnings
 
-sys.path[:0] = ["", "examples/adapters/mcp-python"]  # the adapter's signature.py
-import signature  # noqa: E402
+sys.path[:0] = ["../../../adapters/python", "adapters/python"]  # the Python adapter kit
+from tool_conformance_adapter import signature  # noqa: E402  (what the adapter writes its tools with)
+from tool_conformance_adapter.outcome import caller_got, received  # noqa: E402
 from mcp.server.mcpserver import MCPServer  # noqa: E402
 from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
 
@@ -21,12 +22,11 @@ schema = json.loads(r'''__SCHEMA__''')
 arguments = json.loads(r'''__ARGUMENTS__''')
 
 
-def tool(**received):
-    print("the tool received:", {k: v for k, v in received.items() if v is not signature.NOT_SENT})
-    return "ok"
+def tool(**kwargs):
+    return received({k: v for k, v in kwargs.items() if v is not signature.NOT_SENT})
 
 
-tool.__signature__ = signature.map_schema(schema).signature()
+tool.__signature__ = signature.as_users_write_it(schema).signature()  # as the adapter writes it
 print(f"def {name}{tool.__signature__}")
 
 
@@ -36,7 +36,7 @@ async def main():
     try:
         await server.call_tool(name, arguments)
     except ToolError as error:
-        print("the caller got:", error)
+        caller_got(error)
 
 
 asyncio.run(main())

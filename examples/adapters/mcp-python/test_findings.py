@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
 
-from tool_conformance_adapter import fill_template  # noqa: E402
+from tool_conformance_adapter.reproduction import run_template  # noqa: E402
 
 
 def pre_parse(**arguments):
@@ -149,7 +149,7 @@ class SchemaToSignature(unittest.TestCase):
     """The adapter's mapping (signature.py): what a schema becomes, as the SDK then publishes it."""
 
     def published(self, schema):
-        import signature
+        from tool_conformance_adapter import signature
 
         def tool(**kwargs):
             pass
@@ -210,7 +210,7 @@ class SchemaToSignature(unittest.TestCase):
         self.assertEqual(properties["code"]["minLength"], 2)
 
     def test_what_a_signature_cannot_say_is_refused(self):
-        import signature
+        from tool_conformance_adapter import signature
 
         for schema in [
             {"type": "object", "additionalProperties": True},
@@ -233,7 +233,7 @@ class SchemaToSignature(unittest.TestCase):
                 signature.map_schema(schema)
 
     def test_what_an_annotation_says_exactly(self):
-        import signature
+        from tool_conformance_adapter import signature
 
         schema = {
             "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
@@ -260,7 +260,7 @@ class SchemaToSignature(unittest.TestCase):
                 model.model_validate({**good, **bad})
 
     def test_a_closed_root_and_annotations_are_no_obstacle(self):
-        import signature
+        from tool_conformance_adapter import signature
 
         mapping = signature.map_schema(
             {
@@ -280,7 +280,7 @@ class Received(unittest.TestCase):
     def test_a_snapshot_is_json_or_says_what_it_is_not(self):
         from decimal import Decimal
 
-        import received
+        from tool_conformance_adapter import received
 
         self.assertEqual(received.snapshot({"a": (1, 2.5, None, True)}), {"a": [1, 2.5, None, True]})
         for value, says in [
@@ -305,7 +305,7 @@ class Received(unittest.TestCase):
                   "required": ["a", "c"]}
         import inspect
 
-        import signature
+        from tool_conformance_adapter import signature
 
         kinds = [p.kind for p in signature.map_schema(schema).user_signature().parameters.values()]
         P = inspect.Parameter
@@ -378,20 +378,10 @@ class Reproduction(unittest.TestCase):
 
     def test_the_filled_template_runs(self):
         schema = {"type": "object", "properties": {"ids": {"type": "array"}, "n": {"type": "integer"}}, "required": ["n"]}
-        with open(os.path.join(HERE, "repro.py")) as template:
-            filled = fill_template(
-                template.read(),
-                tool="t",
-                schema=schema,
-                arguments={"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"},
-            )
-        root = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-        done = subprocess.run(
-            [sys.executable, "-c", filled], cwd=root, capture_output=True, text=True, timeout=60
-        )
+        done = run_template(os.path.join(HERE, "repro.py"), tool="t", schema=schema, arguments={"ids": "[1]", "n": "7", "é\u202e": "it's $1 `&amp;`"})
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stderr, "")
-        self.assertIn("the tool received: {'ids': [1], 'n': 7}", done.stdout)
+        self.assertIn('the tool received: {"ids":[1],"n":7}', done.stdout)
 
 
 if __name__ == "__main__":

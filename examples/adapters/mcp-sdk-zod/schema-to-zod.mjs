@@ -1,7 +1,7 @@
 // The JSON Schema -> zod raw shape mapping of the mcp-sdk-zod adapter: what a server author
 // writes by hand for `server.registerTool(name, { inputSchema: { field: z.string(), ... } }, cb)`.
-// It is this adapter's choice, listed in about.yaml and README.md; a schema a raw shape cannot
-// say is refused with an Unsupported naming why, never approximated.
+// It is this adapter's choice, listed in about.yaml and README.md; what a raw shape cannot say is
+// written the nearest way an author can (toRawShape says how).
 
 import { z } from 'zod';
 
@@ -24,34 +24,54 @@ function setOwn(shape, name, value) {
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * The raw shape for a tool's input schema. The root must be an object schema whose only keywords
- * are `type: "object"`, `properties`, `required` and annotations: a raw shape becomes
- * `z.object(shape)`, which can neither close the root nor keep unknown keys (it strips them), nor
- * say a root union, so a root `additionalProperties` (of any value), `anyOf`, `oneOf` ... is
- * refused.
+ * The raw shape for a tool's input schema, as a server author writes it. A raw shape becomes
+ * `z.object(shape)`, a set of named fields, so what it cannot say is written the nearest way an
+ * author can: a root open to other names is the shape of its declared names (z.object strips the
+ * others); a root `anyOf`/`oneOf` of alternatives is the shape of every alternative's names, each
+ * required only where every alternative requires it; other root keywords are left out; a name the
+ * root requires but does not declare is `z.unknown()`; a property this mapping cannot say in zod is
+ * `z.unknown()`. Only a root that is no object schema is refused (CannotSay).
  */
 export function toRawShape(schema) {
+    if (schema === true) schema = {};
     if (!isObject(schema)) throw new CannotSay(`the input schema is ${JSON.stringify(schema)}, not an object schema; a raw shape is a set of named fields`);
     if (schema.type !== undefined && schema.type !== 'object') throw new CannotSay(`the root has type ${JSON.stringify(schema.type)}; a raw shape is always an object`);
-    for (const key of Object.keys(schema)) {
-        if (key === 'type' || key === 'properties' || key === 'required' || key === '$defs' || key === 'definitions' || isAnnotation(key)) continue;
-        if (key === 'additionalProperties') {
-            throw new CannotSay(`the root declares additionalProperties: ${JSON.stringify(schema.additionalProperties)}; a raw shape becomes z.object, which strips unknown keys and can neither refuse nor keep them`);
-        }
-        throw new CannotSay(`the root has the keyword ${key}, which a raw shape (a set of named fields) cannot say`);
-    }
     const mapper = new Mapper(schema);
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-    const properties = isObject(schema.properties) ? schema.properties : {};
-    for (const name of required) {
-        if (!Object.hasOwn(properties, name)) throw new CannotSay(`the root requires ${JSON.stringify(name)}, which it does not declare as a property; a raw shape cannot require an undeclared key`);
+    const properties = { ...(isObject(schema.properties) ? schema.properties : {}) };
+    for (const key of ['anyOf', 'oneOf']) {
+        const branches = Array.isArray(schema[key]) ? schema[key].map((b) => (isObject(b) ? b : {})) : [];
+        if (!branches.length) continue;
+        for (const branch of branches) {
+            for (const [name, sub] of Object.entries(isObject(branch.properties) ? branch.properties : {})) {
+                if (!Object.hasOwn(properties, name)) setOwn(properties, name, sub);
+            }
+        }
+        const lists = branches.map((b) => new Set(Array.isArray(b.required) ? b.required : []));
+        for (const name of lists[0]) if (lists.every((l) => l.has(name))) required.add(name);
     }
+    for (const name of required) if (!Object.hasOwn(properties, name)) setOwn(properties, name, true);
     const shape = {};
     for (const [name, sub] of Object.entries(properties)) {
-        const field = mapper.map(sub, `/properties/${name}`);
+        let field;
+        try {
+            field = mapper.map(sub, `/properties/${name}`);
+        } catch (why) {
+            if (!(why instanceof CannotSay)) throw why;
+            field = z.unknown(); // what an author writes for a value zod is not told the shape of
+        }
         setOwn(shape, name, required.has(name) ? field : field.optional());
     }
     return shape;
+}
+
+/**
+ * The zod schema for a whole JSON Schema, any root (an object schema becomes z.object,
+ * z.strictObject, z.looseObject or a catchall as a nested object does; a root anyOf a z.union),
+ * for a framework that takes a zod schema rather than a raw shape.
+ */
+export function toZodSchema(schema) {
+    return new Mapper(schema).map(schema, '');
 }
 
 class Mapper {

@@ -32,25 +32,22 @@ ROOT = os.path.join(HERE, "..", "..", "..")
 # The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
 # the MCP Python adapter's (imported by path, not copied).
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
-sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import not_installed  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")  # no trace export: nothing leaves the machine
+sys.path.insert(0, HERE)  # tool.py, also when this file is run by another row's adapter
 try:
     import pydantic  # noqa: E402
     from agents import function_tool  # noqa: E402
     from agents.tool_context import ToolContext  # noqa: E402
 except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"openai-agents is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
+    not_installed("openai-agents", HERE, missing)
 
-import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
-from received import NotJson, snapshot, to_framework  # noqa: E402  (examples/adapters/mcp-python/received.py)
+import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
+from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "openai-agents"
 TRANSPORTS = ["structured"]
@@ -64,34 +61,23 @@ logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
 
 
 # ---------------------------------------------------------------------------------------------
-# Values out.
+# A tool from a schema: the function an SDK user writes (tool.py), given to function_tool.
 
-
-def plain_model(value):
-    """A pydantic model the function received, as the dict `snapshot` reads (None for any other
-    value, which is then no JSON)."""
-    if isinstance(value, pydantic.BaseModel):
-        return value.model_dump(mode="python", by_alias=True)
-    return None
-
-
-# ---------------------------------------------------------------------------------------------
-# A tool from a schema: the function an SDK user writes, given to function_tool.
+# The strict mode: "default" (function_tool as it is) or "fallback" (strict_mode=False where the
+# default refuses, the openai-agents-nonstrict row, which sets it before the session starts).
+STRICT = "default"
 
 
 class Recorder:
     """What the tool's function received, per call, under the schema's names."""
 
-    def __init__(self, names):
-        self.names = names  # python name -> the schema's name
+    def __init__(self):
         self.calls = []
         self.unreadable = None
 
-    def record(self, bound):
+    def record(self, received):
         try:
-            self.calls.append(
-                snapshot({self.names.get(k, k): v for k, v in bound.items() if v is not signature.NOT_SENT}, plain_model)
-            )
+            self.calls.append(snapshot(received, tool_builder.plain_model))
         except NotJson as why:
             self.calls.append(None)
             self.unreadable = str(why)
@@ -99,28 +85,17 @@ class Recorder:
 
 
 def build_tool(name, description, schema):
-    """(FunctionTool, Recorder) for the schema; Unsupported for what a signature cannot say, or what
-    function_tool refuses (its strict schema has no open object)."""
+    """(FunctionTool, Recorder) for the schema, built by tool.py as an SDK user writes it.
+    Unsupported only where no function stands for the schema at all (its root is no object), or
+    where function_tool itself refuses the function, with the SDK's own error."""
+    recorder = Recorder()
     try:
-        mapping = signature.map_schema(schema)
-    except signature.Unmappable as why:
-        raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
-    recorder = Recorder({p.python_name: p.name for p in mapping.parameters})
-    signature_ = mapping.user_signature()
-
-    def tool_function(*args, **kwargs):
-        # The recording function: the call bound to the parameters as Python binds it.
-        return recorder.record(signature_.bind(*args, **kwargs).arguments)
-
-    tool_function.__signature__ = signature_
-    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
-    tool_function.__name__ = tool_function.__qualname__ = name
-    tool_function.__doc__ = description if isinstance(description, str) else None
-    try:
-        tool = function_tool(tool_function, name_override=name)
-    except Exception as why:  # the SDK's UserError for a schema strict mode cannot state, say
+        built, _ = tool_builder.build_tool(name, description, schema, recorder.record, strict=STRICT)
+    except tool_builder.Unmappable as why:
+        raise protocol.Unsupported(f"no Python function takes these arguments as keyword arguments: {why}") from None
+    except Exception as why:  # the SDK's UserError, say
         raise protocol.Unsupported(f"function_tool refused the function: {type(why).__name__}: {why}") from None
-    return tool, recorder
+    return built, recorder
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,20 +134,14 @@ class Runtime:
 
     def describe(self, tool, view):
         # The one schema the SDK publishes: the strict JSON schema it sends the model.
-        return snapshot(self.entry(tool)[0].params_json_schema, plain_model)
+        return snapshot(self.entry(tool)[0].params_json_schema, tool_builder.plain_model)
 
     def call(self, tool, recorder, arguments):
         """The model's tool call as the Runner makes it: on_invoke_tool(ToolContext, JSON text).
         Returns (what the function received per run, the caller's error or None)."""
         text = dumps(arguments)  # the arguments as the model sends them: exact digits, key order
         recorder.calls, recorder.unreadable = [], None
-        context = ToolContext(context=None, tool_name=tool.name, tool_call_id="call_1", tool_arguments=text)
-        try:
-            output = self.loop.run_until_complete(tool.on_invoke_tool(context, text))
-        except Exception as why:  # raised to the Runner (no failure error function took it)
-            output, raised = None, why
-        else:
-            raised = None
+        output, raised = tool_builder.call(tool, text, self.loop)
         if recorder.unreadable is not None:
             raise protocol.Failure(f"the tool received a value JSON cannot carry: {recorder.unreadable}")
         if recorder.calls:

@@ -26,6 +26,8 @@ from agents.function_schema import function_schema
 from agents.tool_context import ToolContext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+from tool_conformance_adapter.exchange import exchange  # noqa: E402
 FIXED = "An error occurred while running the tool. Please try again."
 logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
 
@@ -131,12 +133,7 @@ class Protocol(unittest.TestCase):
             {"cmd": "describe", "tool": "update_step", "view": "direct"},
             {"cmd": "stop"},
         ]
-        lines = "".join(json.dumps(dict(r, seq=i)) + "\n" for i, r in enumerate(requests))
-        done = subprocess.run(
-            [sys.executable, os.path.join(HERE, "adapter.py")], input=lines, capture_output=True, text=True, timeout=60
-        )
-        answers = [json.loads(line) for line in done.stdout.splitlines()]
-        self.assertEqual([a["seq"] for a in answers], list(range(len(requests))))
+        answers = exchange(os.path.join(HERE, "adapter.py"), requests)  # one answer a request, in order
         self.assertEqual(answers[0]["transports"], ["structured"])
         self.assertEqual(
             answers[2],

@@ -1,0 +1,52 @@
+"""run_template and the outcome lines: a template filled as the page fills it, run from its own
+folder, printing `the tool received: <JSON>` or `the caller got: <error>` the one way
+run-frameworks.sh reads them back."""
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+KIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, KIT)
+
+from tool_conformance_adapter.reproduction import run_template  # noqa: E402
+
+TEMPLATE = f"""import json, sys
+sys.path.insert(0, {KIT!r})
+from tool_conformance_adapter.outcome import caller_got, received
+schema = json.loads(r'''__SCHEMA__''')
+arguments = json.loads(r'''__ARGUMENTS__''')
+missing = [n for n in schema.get("required", []) if n not in arguments]
+if missing:
+    caller_got(KeyError("__TOOL__ misses " + ", ".join(missing)))
+else:
+    received(arguments)
+open("here.txt", "w").write("ran")
+"""
+
+
+class RunTemplate(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.template = os.path.join(self.dir.name, "repro.py")
+        with open(self.template, "w") as handle:
+            handle.write(TEMPLATE)
+
+    def test_what_the_tool_received_reads_back_as_json(self):
+        arguments = {"note": "it's `x` ${y} \\\\ \u00e9 \U0001f600"}
+        done = run_template(self.template, tool="t", schema={"required": ["note"]}, arguments=arguments)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        line = next(l for l in done.stdout.splitlines() if l.startswith("the tool received: "))
+        self.assertEqual(json.loads(line[len("the tool received: "):]), arguments)
+        self.assertTrue(os.path.exists(os.path.join(self.dir.name, "here.txt")))  # run from its folder
+
+    def test_a_refusal_is_one_caller_got_line(self):
+        done = run_template(self.template, tool="t", schema={"required": ["a"]}, arguments={})
+        self.assertEqual(done.stdout, "the caller got: KeyError: 't misses a'\n")
+
+
+if __name__ == "__main__":
+    unittest.main()

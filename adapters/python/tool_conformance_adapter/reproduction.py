@@ -1,0 +1,29 @@
+"""A framework adapter's reproduction template run the way a page's reader runs it, for the
+adapter's own tests: filled as the generated README fills it (`fill_template`), fed to the
+adapter's interpreter (this one, by default) on standard input from the adapter folder, as
+`run-frameworks.sh` runs it (docs/protocol.md, "The reproduction template").
+
+    done = run_template(os.path.join(HERE, "repro.py"), tool="t", schema={...}, arguments={...})
+    assert "the tool received: {...}" in done.stdout
+"""
+
+import os
+import subprocess
+import sys
+
+from .template import fill_template
+
+
+def run_template(template, *, tool, schema, arguments, python=None, timeout=120):
+    """The finished process (stdout, stderr, returncode) of `template` (a path) filled with the
+    tool's name, the schema and the arguments, run from the template's folder."""
+    with open(template, encoding="utf-8") as handle:
+        filled = fill_template(handle.read(), tool=tool, schema=schema, arguments=arguments)
+    return subprocess.run(
+        [python or sys.executable, "-"],
+        input=filled,
+        cwd=os.path.dirname(os.path.abspath(template)),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

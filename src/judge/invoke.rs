@@ -1,0 +1,441 @@
+//! An invoke case judged: what each claimed transport answered, against what the case expects;
+//! for a rejection under the one-error contract, also the first call repeated and with its keys
+//! reversed; and the checks beyond the text ([`READING_CHECKS`]), reported apart.
+
+use crate::case::tool::Transport;
+use crate::case::{Expect, InvokeExpectation, Problem, Rejections, derived_expected_fields};
+use crate::json::compare::{order, same};
+use crate::judge::outcome::{Failure, Observation, ReadingCheck, Status};
+use crate::peer::Invocation;
+use serde_json::{Map, Value, json};
+
+/// The checks the runner makes beyond what the rule text forces, by name, with what each holds an
+/// implementation to. Each is a reading of `docs/interpretations.md` ("Checks beyond the text"),
+/// reported apart and never deciding a case's status.
+pub const READING_CHECKS: [(&str, &str); 5] = [
+    ("message-names-fields", "the error's message mentions every problem's field and every expected field"),
+    ("message-points-to-get-api-spec", "the error's message mentions get_api_spec, on every transport"),
+    (
+        "expected-fields-exact",
+        "expected_fields is exactly every declared root property plus the names the root and its anyOf/oneOf \
+         branches require (or the case's own list)",
+    ),
+    ("same-error-whatever-key-order", "the same arguments with their keys in reverse order give the identical error"),
+    ("same-error-on-every-transport", "every claimed transport gives the identical error"),
+];
+
+/// What the invokes of a case came to against `expect`, for the tool of `schema`, with the checks
+/// beyond the text when its own passed. `calls` holds one call per claimed transport, in the
+/// case's order; `rechecks`, for a rejection the session asked again ([`wants_rechecks`]), the
+/// first call repeated and with its keys reversed.
+pub(crate) fn judge(
+    schema: &Value,
+    expect: &Expect<InvokeExpectation>,
+    rejections: Rejections,
+    calls: &[(Transport, Invocation)],
+    rechecks: Option<&(Invocation, Invocation)>,
+) -> (Status, Vec<ReadingCheck>) {
+    let Some((_, first)) = calls.first() else {
+        return (Status::NotApplicable { reason: "no transport of the case is claimed".into() }, Vec::new());
+    };
+    let calls = Calls { calls, rechecks, schema, contract: ErrorContract::of(rejections) };
+    match expect {
+        Expect::One(expected) => match calls.judge(expected) {
+            Ok(()) => (Status::Pass, calls.readings(expected)),
+            Err(failure) => (Status::Fail(*failure), Vec::new()),
+        },
+        Expect::Behaviours(behaviours) => (
+            Status::Observed(Observation {
+                behaviour: behaviours.iter().find(|(_, e)| calls.judge(e).is_ok()).map(|(name, _)| name.clone()),
+                actual: view(first),
+            }),
+            Vec::new(),
+        ),
+    }
+}
+
+/// Whether a case of a rule with `rejections` whose calls came back as `calls` is judged on the
+/// first call repeated and with its keys reversed too: a rejection under the one-error contract.
+pub(crate) fn wants_rechecks(rejections: Rejections, calls: &[(Transport, Invocation)]) -> bool {
+    ErrorContract::of(rejections) == ErrorContract::OneError
+        && calls.iter().any(|(_, i)| matches!(i, Invocation::Rejected { .. }))
+}
+
+/// What the invokes of one case returned.
+struct Calls<'a> {
+    /// One call per claimed transport of the case, in the case's order.
+    calls: &'a [(Transport, Invocation)],
+    /// For a rejection: the first call repeated, and with its keys reversed.
+    rechecks: Option<&'a (Invocation, Invocation)>,
+    /// The tool's registered schema.
+    schema: &'a Value,
+    /// What a rejection is held to.
+    contract: ErrorContract,
+}
+
+/// What the runner checks of a rejection beyond what the case names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ErrorContract {
+    /// A case of a rule with `rejections: one-error` (PLAT-162): the error is the one error
+    /// its one-error clause asks for. It has a message, problems and expected fields; the message
+    /// mentions get_api_spec, every problem's field and every expected field; the same call
+    /// repeated, with its keys reversed, and on every transport gives the identical error.
+    OneError,
+    /// A case of a rule with `rejections: problems` (RT-TOOL-8 says nothing of errors): the call
+    /// is rejected before the handler with exactly the problems the case names, which show what
+    /// validation saw.
+    Problems,
+}
+
+impl ErrorContract {
+    fn of(rejections: Rejections) -> ErrorContract {
+        match rejections {
+            Rejections::OneError => ErrorContract::OneError,
+            Rejections::Problems => ErrorContract::Problems,
+        }
+    }
+}
+
+impl Calls<'_> {
+    /// The case's required checks: `Err` with the first failure.
+    fn judge(&self, expected: &InvokeExpectation) -> Result<(), Box<Failure>> {
+        match expected {
+            InvokeExpectation::Executed { received } => {
+                let want = json!({ "outcome": "executed", "handler_calls": 1, "received": received });
+                for (transport, invocation) in self.calls {
+                    let got = view(invocation);
+                    if !same(&want, &got) {
+                        return fail(format!("invoke on {transport}"), want, got);
+                    }
+                }
+                Ok(())
+            }
+            InvokeExpectation::Rejected { problems, expected_fields } => {
+                let bounds = FieldBounds::of(self.schema, expected_fields.as_deref());
+                for (transport, invocation) in self.calls {
+                    check_rejection(*transport, invocation, problems, &bounds, self.contract)?;
+                }
+                let Some((repeated, permuted)) = &self.rechecks else {
+                    return Ok(());
+                };
+                let (first_transport, first) = &self.calls[0];
+                let (first_error, got) = (view(first), view(repeated));
+                if !same(&first_error, &got) {
+                    return fail(format!("the same call repeated on {first_transport}"), first_error, got);
+                }
+                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(|mut failure| {
+                    failure.check = format!("{}, with the keys in reverse order", failure.check);
+                    failure
+                })
+            }
+        }
+    }
+
+    /// The checks beyond the text, for a case whose required checks passed: none unless the
+    /// calls were rejected under the one-error contract.
+    fn readings(&self, expected: &InvokeExpectation) -> Vec<ReadingCheck> {
+        let InvokeExpectation::Rejected { problems, expected_fields } = expected else {
+            return Vec::new();
+        };
+        if self.contract != ErrorContract::OneError {
+            return Vec::new();
+        }
+        let fields = expected_fields.clone().unwrap_or_else(|| derived_expected_fields(self.schema));
+        let reading = |check: &str, failure: Option<Box<Failure>>| ReadingCheck {
+            check: check.to_string(),
+            failure: failure.map(|f| *f),
+        };
+        let first_failure = |each: &ErrorCheck| {
+            self.calls.iter().find_map(|(transport, invocation)| each(*transport, &view(invocation)).err())
+        };
+        let mut checks = vec![
+            reading("message-names-fields", first_failure(&|t, e| message_names(t, &e["error"], problems, &fields))),
+            reading("message-points-to-get-api-spec", first_failure(&|t, e| message_points(t, &e["error"]))),
+            reading("expected-fields-exact", first_failure(&|t, e| exact_fields(t, &e["error"], &fields))),
+        ];
+        let (first_transport, first) = &self.calls[0];
+        let first_error = view(first);
+        if let Some((_, permuted)) = &self.rechecks {
+            let got = view(permuted);
+            let failure = (!same(&first_error, &got)).then(|| {
+                Box::new(Failure::new(
+                    format!("the same call with its keys in reverse order on {first_transport}"),
+                    first_error.clone(),
+                    got,
+                ))
+            });
+            checks.push(reading("same-error-whatever-key-order", failure));
+        }
+        if self.calls.len() > 1 {
+            let failure = self.calls[1..].iter().find_map(|(transport, invocation)| {
+                let got = view(invocation);
+                (!same(&first_error, &got)).then(|| {
+                    Box::new(Failure::new(
+                        format!("error on {transport}, against {first_transport}"),
+                        first_error.clone(),
+                        got,
+                    ))
+                })
+            });
+            checks.push(reading("same-error-on-every-transport", failure));
+        }
+        checks
+    }
+}
+
+/// What the rule text forces of a rejection's `expected_fields`, whatever reading of "expected
+/// fields" an implementation takes: every root property the schema both declares and requires
+/// is listed (`least`), and nothing is listed that the schema does not expect under any reading
+/// (`most`: the declared properties, the names the root requires, and the names its anyOf/oneOf
+/// One check of one transport's error (the invocation as JSON).
+type ErrorCheck<'a> = dyn Fn(Transport, &Value) -> Result<(), Box<Failure>> + 'a;
+
+/// branches require, with the case's own list).
+struct FieldBounds {
+    least: Vec<String>,
+    most: Vec<String>,
+}
+
+impl FieldBounds {
+    fn of(schema: &Value, listed: Option<&[String]>) -> FieldBounds {
+        let declared = schema.get("properties").and_then(Value::as_object);
+        let required = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+        let mut least: Vec<String> =
+            required.filter(|name| declared.is_some_and(|d| d.contains_key(*name))).map(String::from).collect();
+        least.sort();
+        least.dedup();
+        let mut most = derived_expected_fields(schema);
+        most.extend(listed.into_iter().flatten().cloned());
+        most.sort();
+        most.dedup();
+        FieldBounds { least, most }
+    }
+}
+
+/// One rejected call checked for what the text forces: outcome, shape, problems, and under the
+/// one-error contract the bounds of its expected fields and, on HTTP, the pointer to
+/// get_api_spec.
+fn check_rejection(
+    transport: Transport,
+    invocation: &Invocation,
+    problems: &[Problem],
+    bounds: &FieldBounds,
+    contract: ErrorContract,
+) -> Result<(), Box<Failure>> {
+    let Invocation::Rejected { handler_calls: 0, error } = invocation else {
+        let got = view(invocation);
+        let want = json!({ "outcome": "rejected", "handler_calls": 0 });
+        let got = json!({ "outcome": got["outcome"], "handler_calls": got["handler_calls"], "received": got.get("received") });
+        return fail(format!("invoke on {transport}"), want, strip_nulls(got));
+    };
+    // Under the one-error contract the error has all three parts; otherwise only its problems
+    // are read.
+    let message = error.get("message").and_then(Value::as_str);
+    let actual_problems = error.get("problems").and_then(Value::as_array);
+    let actual_fields =
+        error.get("expected_fields").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string));
+    let shape = match contract {
+        ErrorContract::OneError if message.is_none() || actual_problems.is_none() || actual_fields.is_none() => {
+            Some(json!({
+                "message": "a string",
+                "problems": "an array of {kind, field?}",
+                "expected_fields": "an array of strings"
+            }))
+        }
+        ErrorContract::Problems if actual_problems.is_none() => Some(json!({"problems": "an array of {kind, field?}"})),
+        _ => None,
+    };
+    if let Some(shape) = shape {
+        return fail(format!("shape of the error on {transport}"), shape, error.clone());
+    }
+    let with_alternatives = problems.iter().any(|p| p.alternatives.is_some());
+    let want =
+        canonical_problems(problems.iter().map(|p| serde_json::to_value(p).unwrap_or(Value::Null)), with_alternatives);
+    let got = canonical_problems(actual_problems.into_iter().flatten().cloned(), with_alternatives);
+    if !same(&want, &got) {
+        return fail(format!("problems named on {transport}"), want, got);
+    }
+    let (ErrorContract::OneError, Some(actual_fields)) = (contract, actual_fields) else {
+        return Ok(());
+    };
+    let listed: Vec<&str> = actual_fields.iter().filter_map(Value::as_str).collect();
+    let missing: Vec<&str> = bounds.least.iter().map(String::as_str).filter(|f| !listed.contains(f)).collect();
+    if !missing.is_empty() {
+        return fail(
+            format!("expected_fields on {transport}: the declared properties the schema requires are all listed"),
+            sorted_strings(bounds.least.iter().map(String::as_str)),
+            sorted_strings(listed.iter().copied()),
+        );
+    }
+    let strays: Vec<&str> = listed.iter().copied().filter(|f| !bounds.most.iter().any(|m| m == f)).collect();
+    if !strays.is_empty() {
+        return fail(
+            format!("expected_fields on {transport}: only names the schema expects are listed"),
+            sorted_strings(bounds.most.iter().map(String::as_str)),
+            sorted_strings(listed.iter().copied()),
+        );
+    }
+    if transport == Transport::Http && !mentions(error, SPEC_TOOL) {
+        return fail(
+            format!("the error on {transport} points to {SPEC_TOOL} (in any string it holds)"),
+            json!({ "mentions": SPEC_TOOL }),
+            error.clone(),
+        );
+    }
+    Ok(())
+}
+
+/// The discovery tool PLAT-162's error points HTTP callers back to.
+const SPEC_TOOL: &str = "get_api_spec";
+
+/// Whether some key or string anywhere in `value` contains `word`.
+fn mentions(value: &Value, word: &str) -> bool {
+    match value {
+        Value::String(text) => text.contains(word),
+        Value::Array(items) => items.iter().any(|v| mentions(v, word)),
+        Value::Object(map) => map.iter().any(|(k, v)| k.contains(word) || mentions(v, word)),
+        _ => false,
+    }
+}
+
+/// Reading `message-points-to-get-api-spec`: the message mentions get_api_spec, whatever the
+/// transport (the text asks it of HTTP callers only, and of the error, not its message).
+fn message_points(transport: Transport, error: &Value) -> Result<(), Box<Failure>> {
+    let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
+    if message.contains(SPEC_TOOL) {
+        return Ok(());
+    }
+    fail(format!("the message on {transport} mentions {SPEC_TOOL}"), json!(true), json!(false))
+}
+
+/// Reading `message-names-fields`: the message mentions every problem's field and every expected
+/// field.
+fn message_names(
+    transport: Transport,
+    error: &Value,
+    problems: &[Problem],
+    fields: &[String],
+) -> Result<(), Box<Failure>> {
+    let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
+    let mut terms: Vec<&str> = Vec::new();
+    terms.extend(problems.iter().filter_map(|p| p.field.as_deref()));
+    terms.extend(fields.iter().map(String::as_str));
+    terms.sort();
+    terms.dedup();
+    let found: Vec<&str> = terms.iter().copied().filter(|t| message.contains(t)).collect();
+    if found.len() == terms.len() {
+        return Ok(());
+    }
+    fail(format!("words the message mentions on {transport} (message: {message:?})"), json!(terms), json!(found))
+}
+
+/// Reading `expected-fields-exact`: the error lists exactly the suite's expected fields.
+fn exact_fields(transport: Transport, error: &Value, fields: &[String]) -> Result<(), Box<Failure>> {
+    let want = sorted_strings(fields.iter().map(String::as_str));
+    let listed = error.get("expected_fields").and_then(Value::as_array).into_iter().flatten();
+    let got = sorted_strings(listed.filter_map(Value::as_str));
+    if same(&want, &got) { Ok(()) } else { fail(format!("expected_fields on {transport}"), want, got) }
+}
+
+/// Problems reduced to what cases compare (kind, field, and alternatives when the case gives
+/// them), each set sorted, the list sorted.
+fn canonical_problems(problems: impl Iterator<Item = Value>, with_alternatives: bool) -> Value {
+    let mut out: Vec<Value> = problems
+        .map(|problem| {
+            let mut kept = Map::new();
+            for key in ["kind", "field"] {
+                if let Some(value) = problem.get(key).filter(|v| !v.is_null()) {
+                    kept.insert(key.into(), value.clone());
+                }
+            }
+            if with_alternatives && problem.get("kind") == Some(&json!("no_alternative")) {
+                let mut sets: Vec<Value> = problem
+                    .get("alternatives")
+                    .and_then(Value::as_array)
+                    .map(|sets| sets.iter().map(|s| sorted_value(s.clone())).collect())
+                    .unwrap_or_default();
+                sets.sort_by(order);
+                kept.insert("alternatives".into(), Value::Array(sets));
+            }
+            if problem.is_object() { Value::Object(kept) } else { problem }
+        })
+        .collect();
+    out.sort_by(order);
+    Value::Array(out)
+}
+
+fn sorted_value(value: Value) -> Value {
+    match value {
+        Value::Array(mut items) => {
+            items.sort_by(order);
+            Value::Array(items)
+        }
+        other => other,
+    }
+}
+
+fn sorted_strings<'a>(items: impl Iterator<Item = &'a str>) -> Value {
+    let mut items: Vec<&str> = items.collect();
+    items.sort();
+    json!(items)
+}
+
+/// A failed check, boxed (a failure holds two values and is large).
+fn fail(check: impl Into<String>, expected: Value, actual: Value) -> Result<(), Box<Failure>> {
+    Err(Box::new(Failure::new(check, expected, actual)))
+}
+
+/// An invocation as JSON, the way failures show it.
+fn view(invocation: &Invocation) -> Value {
+    serde_json::to_value(invocation).unwrap_or(Value::Null)
+}
+
+fn strip_nulls(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(map.into_iter().filter(|(_, v)| !v.is_null()).collect()),
+        other => other,
+    }
+}
+
+/// The same object with its keys in reverse order (other values as they are): the recheck of a
+/// rejection asks this.
+pub(crate) fn reversed(arguments: &Value) -> Value {
+    match arguments {
+        Value::Object(map) => Value::Object(map.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reversal_reverses_root_keys_only() {
+        let args: Value = crate::json::from_str(r#"{"a":1,"b":{"y":1,"x":2},"c":3}"#).unwrap();
+        assert_eq!(reversed(&args).to_string(), r#"{"c":3,"b":{"y":1,"x":2},"a":1}"#);
+    }
+
+    #[test]
+    fn problems_compare_as_sets_of_kind_and_field() {
+        let a = canonical_problems(
+            vec![
+                json!({"kind": "unknown_field", "field": "b", "hint": "x"}),
+                json!({"kind": "missing_required", "field": "a"}),
+            ]
+            .into_iter(),
+            false,
+        );
+        let b = canonical_problems(
+            vec![json!({"kind": "missing_required", "field": "a"}), json!({"kind": "unknown_field", "field": "b"})]
+                .into_iter(),
+            false,
+        );
+        assert!(same(&a, &b));
+        let with = canonical_problems(
+            vec![json!({"kind": "no_alternative", "alternatives": [["b"], ["a", "c"]]})].into_iter(),
+            true,
+        );
+        assert_eq!(with, json!([{"kind": "no_alternative", "alternatives": [["a", "c"], ["b"]]}]));
+    }
+}

@@ -1,0 +1,141 @@
+//! Judging: what a case comes to, as a pure function of the case and what the implementation
+//! answered (`Answers`), with no target and no I/O. The runner's session asks; this part
+//! decides.
+//!
+//! - a normalize case (`normalize`): the arguments reaching the tool against the expected ones;
+//!   a normalize the implementation refused fails when the expected arguments pass validation
+//!   under every reading the text allows (`strictest`), and is skipped as not observable
+//!   otherwise;
+//! - an invoke case (`invoke`): what each claimed transport answered. Every rejected invoke of a
+//!   case whose rule's file says `rejections: one-error` (PLAT-162's) is also checked, without
+//!   the case asking, for what the rule text forces of its one error: it has a message, problems
+//!   and expected fields; its expected fields include every declared root property the schema
+//!   requires and nothing the schema does not expect; on HTTP it points to get_api_spec (in any
+//!   string it holds); the same call repeated gives the identical error; and the same arguments
+//!   with their keys reversed give the same problems. What PLAT-162 leaves open is checked at the
+//!   interpretation level and reported apart ([`READING_CHECKS`]): that the message names every
+//!   field, that it names get_api_spec on every transport, that the expected fields are exactly the suite's set, and that the
+//!   error is identical whatever the key order and on every transport. In a case of a rule whose
+//!   file says `rejections: problems` a rejection is read for its problems only;
+//! - a describe case (`describe`): the published schema against the registered one, required
+//!   cases by the contract it states (`contract`), interpretation cases as a document.
+//!
+//! [`outcome`] holds the values every reporter reads.
+
+pub(crate) mod contract;
+pub(crate) mod describe;
+pub(crate) mod invoke;
+pub(crate) mod normalize;
+pub mod outcome;
+pub(crate) mod strictest;
+
+pub use invoke::READING_CHECKS;
+pub use strictest::{passes_validation, passes_validation_as_sent};
+
+use crate::case::tool::{Transport, View};
+use crate::case::{Case, Check};
+use crate::judge::outcome::{Outcome, ReadingCheck, Status};
+use crate::peer::Invocation;
+use serde_json::Value;
+
+/// What an implementation answered to the requests of one case, as the runner's session gathered
+/// them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Answers {
+    /// A normalize case: the arguments reaching the tool, or the error they were refused with.
+    Normalized(Result<Value, Value>),
+    /// An invoke case: one call per claimed transport, in the case's order, and for a rejection
+    /// under the one-error contract the first call repeated and with its keys reversed.
+    Invoked {
+        /// One call per claimed transport.
+        calls: Vec<(Transport, Invocation)>,
+        /// The first call repeated, and with its keys reversed.
+        rechecks: Option<(Invocation, Invocation)>,
+    },
+    /// A describe case: each view asked and the schema it published, in the case's order (the
+    /// session stops asking at the first view that fails).
+    Described(Vec<(View, Value)>),
+}
+
+/// What `case` comes to, given what the implementation answered to it.
+pub(crate) fn judge(case: &Case, answers: &Answers) -> Outcome {
+    let (status, readings) = status(case, answers);
+    let mut outcome = Outcome::new(case, status);
+    outcome.readings = readings;
+    outcome
+}
+
+fn status(case: &Case, answers: &Answers) -> (Status, Vec<ReadingCheck>) {
+    match (&case.check, answers) {
+        (Check::Normalize { input_schema, arguments, expect }, Answers::Normalized(answer)) => {
+            (normalize::judge(input_schema, arguments, expect, answer), Vec::new())
+        }
+        (Check::Invoke { tools, tool, expect, .. }, Answers::Invoked { calls, rechecks }) => {
+            let schema = tools.iter().find(|t| t.name == *tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);
+            invoke::judge(schema, expect, case.rejections, calls, rechecks.as_ref())
+        }
+        (Check::Describe { tools, tool, .. }, Answers::Described(published)) => {
+            (describe::judge(case.level, &describe::registered(tools, tool), published), Vec::new())
+        }
+        _ => (Status::Error { reason: "the answers are not those of the case's check".into() }, Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::tool::Tool;
+    use crate::case::{Expect, Level, Location, Rejections};
+    use serde_json::json;
+
+    fn case(level: Level, check: Check) -> Case {
+        Case {
+            id: "R-1/judge/a".into(),
+            rule: "R-1".into(),
+            clauses: vec!["R-1.a".into()],
+            level,
+            summary: String::new(),
+            note: None,
+            needs: Vec::new(),
+            check,
+            rejections: Rejections::Problems,
+            location: Location { file: "R-1/judge.yaml".into(), line: 1, column: 1 },
+        }
+    }
+
+    #[test]
+    fn a_normalize_case_is_judged_from_its_answer_alone() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        let check = Check::Normalize {
+            input_schema: schema,
+            arguments: json!({"n": "1"}),
+            expect: Expect::One(json!({"n": 1})),
+        };
+        let case = case(Level::Required, check);
+        assert_eq!(judge(&case, &Answers::Normalized(Ok(json!({"n": 1})))).status, Status::Pass);
+        let Status::Fail(failure) = judge(&case, &Answers::Normalized(Ok(json!({"n": "1"})))).status else {
+            panic!("a different answer fails")
+        };
+        assert_eq!((failure.check.as_str(), failure.pointer.as_str()), ("arguments reaching the tool", "/n"));
+        // Refused, though {"n": 1} passes validation under every reading: a failure too.
+        let refused = judge(&case, &Answers::Normalized(Err(json!({"message": "no"})))).status;
+        assert!(matches!(refused, Status::Fail(f) if f.actual == json!({"rejected": {"message": "no"}})));
+        let wrong = judge(&case, &Answers::Described(Vec::new())).status;
+        assert!(matches!(wrong, Status::Error { .. }), "answers of another check are no verdict");
+    }
+
+    #[test]
+    fn the_same_published_schema_passes_the_contract_and_fails_the_document() {
+        let registered = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+        let annotated =
+            json!({"type": "object", "title": "Search", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+        let tools = vec![Tool { name: "search".into(), description: None, input_schema: registered }];
+        let check = Check::Describe { tools, tool: "search".into(), views: View::ALL.to_vec() };
+        let answers = Answers::Described(View::ALL.iter().map(|v| (*v, annotated.clone())).collect());
+        assert_eq!(judge(&case(Level::Required, check.clone()), &answers).status, Status::Pass);
+        let Status::Fail(failure) = judge(&case(Level::Interpretation, check), &answers).status else {
+            panic!("the document as registered has no title")
+        };
+        assert_eq!(failure.check, "schema published by get_api_spec");
+    }
+}

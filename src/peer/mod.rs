@@ -1,0 +1,204 @@
+//! The implementation under test, as the runner sees it: a [`Target`] whose methods mirror the
+//! protocol's commands (start, normalize, register, describe, invoke, stop).
+//!
+//! The built-in [`crate::Reference`] is one target; an external implementation reached over stdio
+//! or HTTP is another, and a Rust runtime can implement the trait directly to run the corpus from
+//! its own `cargo test`. Whatever a target returns, the runner turns into an outcome value: a
+//! target never needs to be trusted.
+
+pub(crate) mod http;
+pub mod protocol;
+pub mod protocol_schema;
+pub mod remote;
+pub(crate) mod server;
+pub(crate) mod spec;
+pub(crate) mod stdio;
+pub mod transcript;
+
+use crate::case::tool::{Tool, Transport, View};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// An implementation's description of itself, returned by [`Target::start`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Implementation {
+    /// The implementation's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// The language it is written in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Where to find it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    /// The rule ids it claims; cases of other rules are skipped.
+    pub rules: Vec<String>,
+    /// The transports it claims; calls on other transports are skipped.
+    pub transports: Vec<Transport>,
+}
+
+impl Implementation {
+    /// The stand-in description of an implementation that could not be started: it claims
+    /// nothing, so every case of the run is an error naming why.
+    pub fn not_started() -> Implementation {
+        Implementation {
+            name: "(did not start)".into(),
+            version: String::new(),
+            language: None,
+            homepage: None,
+            rules: Vec::new(),
+            transports: Vec::new(),
+        }
+    }
+}
+
+/// What one invoke led to, as the implementation's recording handler saw it.
+///
+/// Read through a plain struct rather than serde's internally tagged form, which buffers values
+/// and so cannot carry arbitrary-precision numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+#[serde(try_from = "WrittenInvocation")]
+pub enum Invocation {
+    /// The call was executed.
+    Executed {
+        /// How many times the handler ran during this invoke.
+        handler_calls: u64,
+        /// The arguments the handler received.
+        received: Value,
+    },
+    /// The call was rejected.
+    Rejected {
+        /// How many times the handler ran during this invoke.
+        handler_calls: u64,
+        /// The error object, as the implementation returned it (checked by the runner).
+        error: Value,
+    },
+}
+
+/// An invocation as written on the wire.
+#[derive(Deserialize)]
+struct WrittenInvocation {
+    outcome: String,
+    handler_calls: u64,
+    #[serde(default)]
+    received: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+impl TryFrom<WrittenInvocation> for Invocation {
+    type Error = String;
+
+    fn try_from(w: WrittenInvocation) -> Result<Self, String> {
+        match (w.outcome.as_str(), w.received, w.error) {
+            ("executed", Some(received), _) => Ok(Invocation::Executed { handler_calls: w.handler_calls, received }),
+            ("rejected", _, Some(error)) => Ok(Invocation::Rejected { handler_calls: w.handler_calls, error }),
+            (other, _, _) => Err(format!("outcome {other:?} needs received (executed) or error (rejected)")),
+        }
+    }
+}
+
+/// Why a target could not answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TargetError {
+    /// The implementation does not support this command or input; the case is skipped.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The implementation broke (crashed, hung, answered garbage); the case is an error.
+    #[error("{0}")]
+    Broken(String),
+    /// The implementation refused the arguments of a normalize before any tool could run, with
+    /// this error object (protocol: `{"rejected": …}`). Nothing reached the tool, so the case
+    /// fails: its actual value is `{"rejected": error}`. Only normalize may answer so.
+    #[error("refused the arguments before any tool ran: {0}")]
+    Refused(Value),
+}
+
+/// An implementation under test. Implement it for a Rust runtime to run the corpus against it in
+/// process; an implementation in any other language is reached over protocol v1 by
+/// [`crate::StdioTarget`] or [`crate::HttpTarget`]. Whatever a target returns is compared,
+/// never trusted.
+///
+/// ```
+/// use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Target};
+/// use tool_conformance::{TargetError, Tool, Transport, Value, View, run};
+///
+/// /// A runtime under test; this one hands every request to the built-in reference.
+/// struct MyRuntime(Reference);
+///
+/// impl Target for MyRuntime {
+///     fn start(&mut self) -> Result<Implementation, TargetError> {
+///         let mut about = self.0.start()?;
+///         about.name = "my-runtime".into();
+///         Ok(about)
+///     }
+///     fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
+///         self.0.normalize(input_schema, arguments)
+///     }
+///     fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
+///         self.0.register(tools)
+///     }
+///     fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
+///         self.0.describe(tool, view)
+///     }
+///     fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
+///         self.0.invoke(tool, transport, arguments)
+///     }
+/// }
+///
+/// let corpus = Corpus::embedded().expect("the corpus loads");
+/// let ran = run(&corpus, &Selection::all(), &mut MyRuntime(Reference::new()));
+/// assert_eq!(ran.implementation.name, "my-runtime");
+/// assert!(!ran.breaks_a_rule());
+/// ```
+pub trait Target {
+    /// Starts the implementation and returns its description and claims. Called once per run.
+    fn start(&mut self) -> Result<Implementation, TargetError>;
+
+    /// RT-TOOL-8: the arguments that would reach a tool with this input schema, or
+    /// [`TargetError::Refused`] when the runtime refuses them before any tool could run.
+    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError>;
+
+    /// Replaces the whole registry with these tools, each with a recording handler.
+    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError>;
+
+    /// The input schema a view publishes for a registered tool.
+    fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError>;
+
+    /// Calls a registered tool on a transport.
+    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError>;
+
+    /// Stops the implementation. Called once at the end of a run.
+    fn stop(&mut self) -> Result<(), TargetError> {
+        Ok(())
+    }
+}
+
+macro_rules! forward_target {
+    ($($ty:ty),*) => {$(
+        impl<T: Target + ?Sized> Target for $ty {
+            fn start(&mut self) -> Result<Implementation, TargetError> {
+                (**self).start()
+            }
+            fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
+                (**self).normalize(input_schema, arguments)
+            }
+            fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
+                (**self).register(tools)
+            }
+            fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
+                (**self).describe(tool, view)
+            }
+            fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
+                (**self).invoke(tool, transport, arguments)
+            }
+            fn stop(&mut self) -> Result<(), TargetError> {
+                (**self).stop()
+            }
+        }
+    )*};
+}
+
+forward_target!(Box<T>, &mut T);
