@@ -235,7 +235,7 @@ fn index(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> String {
 /// A clause's colour: a failing or erroring required case makes it red, every required case
 /// judged and passed (none skipped) green, anything else plain.
 fn clause_class(counts: &crate::standing::Counts) -> &'static str {
-    use crate::run::outcome::StatusKind as S;
+    use crate::judge::outcome::StatusKind as S;
     let judged = counts.judged(Level::Required);
     if counts.get(Level::Required, S::Fail) + counts.get(Level::Required, S::Error) > 0 {
         " s-fail"
@@ -555,15 +555,16 @@ fn answers(out: &mut String, from: &str, case: &Case, entries: &[&Entry], apart:
                     }
                     None => (None, None),
                 };
+                use crate::judge::outcome::StatusKind as S;
                 let answer = Answer {
-                    status: c.status.clone(),
-                    check: check.filter(|_| c.status == "fail"),
-                    expected: if c.status == "fail" { shown(&c.expected) } else { None },
-                    actual: if matches!(c.status.as_str(), "fail" | "observed") { shown(&c.actual) } else { None },
-                    reason: c.reason.clone().filter(|_| c.status != "pass"),
-                    behaviour: c.behaviour.clone().filter(|_| c.status == "observed"),
+                    status: c.status.as_str().to_string(),
+                    check: check.filter(|_| c.status == S::Fail),
+                    expected: if c.status == S::Fail { shown(&c.expected) } else { None },
+                    actual: if matches!(c.status, S::Fail | S::Observed) { shown(&c.actual) } else { None },
+                    reason: c.reason.clone().filter(|_| c.status != S::Pass),
+                    behaviour: c.behaviour.clone().filter(|_| c.status == S::Observed),
                 };
-                (answer, transport.filter(|_| c.status == "fail"))
+                (answer, transport.filter(|_| c.status == S::Fail))
             }
             None => (
                 Answer {
