@@ -257,12 +257,23 @@ fn a_wrong_answer_fails_with_annotations_and_a_summary() {
         .collect();
     assert!(!failing.is_empty());
     let annotations: Vec<&str> = ran.log.lines().filter(|l| l.starts_with("::error ")).collect();
-    assert_eq!(annotations.len(), failing.len(), "one annotation per failing required case:\n{}", ran.log);
-    for case in failing {
+    // GitHub shows 10 error annotations per step; the rest are counted in the summary.
+    let shown = failing.len().min(10);
+    assert_eq!(annotations.len(), shown, "one annotation per failing required case, up to 10:\n{}", ran.log);
+    let unannotated = failing.len() - shown;
+    assert_eq!(
+        ran.summary.contains(&format!("{unannotated} of them are not annotated")),
+        unannotated > 0,
+        "{}",
+        ran.summary
+    );
+    // The case files are the suite's, not in the caller's repository: no annotation points there.
+    assert!(annotations.iter().all(|l| !l.contains("file=")), "{}", ran.log);
+    for case in failing.into_iter().take(shown) {
         let id = case["id"].as_str().unwrap();
         let line = annotations
             .iter()
-            .find(|l| l.starts_with(&format!("::error title={},", id.replace(':', "%3A").replace(',', "%2C"))))
+            .find(|l| l.starts_with(&format!("::error title={}::", id.replace(':', "%3A").replace(',', "%2C"))))
             .unwrap_or_else(|| panic!("no annotation titled {id}:\n{}", ran.log));
         let message = line.split_once("::").unwrap().1.split_once("::").unwrap().1;
         assert!(message.contains(case["check"].as_str().unwrap()), "{line}");

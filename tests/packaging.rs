@@ -270,10 +270,10 @@ fn the_readme_names_no_placeholder_and_its_snippets_use_what_the_tested_files_de
     let action = yaml("action.yml");
     let gating = snippets(&readme, "Gating CI");
     let workflow =
-        gating.iter().find(|s| s.contains("uses: tool-conformance/tool-conformance@v1")).expect("a uses: snippet");
+        gating.iter().find(|s| s.contains("uses: tool-conformance/tool-conformance@v0.1")).expect("a uses: snippet");
     let doc = YamlLoader::load_from_str(workflow).expect("the workflow snippet parses").remove(0);
     let steps = doc["jobs"]["conformance"]["steps"].as_vec().expect("steps");
-    let step = steps.iter().find(|s| s["uses"].as_str() == Some("tool-conformance/tool-conformance@v1")).unwrap();
+    let step = steps.iter().find(|s| s["uses"].as_str() == Some("tool-conformance/tool-conformance@v0.1")).unwrap();
     for (key, _) in step["with"].as_hash().expect("with:") {
         let key = key.as_str().unwrap();
         assert!(!action["inputs"][key].is_badvalue(), "the README passes {key}, which action.yml does not declare");
@@ -315,4 +315,163 @@ fn the_readme_names_no_placeholder_and_its_snippets_use_what_the_tested_files_de
     ] {
         assert!(install.contains(way), "README's Install shows {way}");
     }
+}
+
+/// Every workflow file, parsed: `.github/workflows/*.yml`.
+fn workflows() -> Vec<(String, Yaml)> {
+    let mut files: Vec<String> = fs::read_dir(root().join(".github/workflows"))
+        .expect("the workflows folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".yml") || name.ends_with(".yaml"))
+        .collect();
+    files.sort();
+    files.into_iter().map(|name| (name.clone(), yaml(&format!(".github/workflows/{name}")))).collect()
+}
+
+#[test]
+fn every_job_a_workflow_needs_exists_and_every_runner_label_is_a_hosted_one() {
+    // GitHub's hosted runner labels, as actions/runner-images lists them (the release workflow
+    // says so too); macos-13 is retired.
+    const LABELS: [&str; 8] = [
+        "ubuntu-latest",
+        "ubuntu-24.04",
+        "ubuntu-24.04-arm",
+        "macos-latest",
+        "macos-15",
+        "macos-15-intel",
+        "windows-latest",
+        "windows-2025",
+    ];
+    let workflows = workflows();
+    assert!(!workflows.is_empty());
+    for (name, workflow) in &workflows {
+        let jobs = workflow["jobs"].as_hash().unwrap_or_else(|| panic!("{name}: no jobs"));
+        for (id, job) in jobs {
+            let id = id.as_str().expect("a job id");
+            let needs = match &job["needs"] {
+                Yaml::String(one) => vec![one.clone()],
+                Yaml::Array(many) => many.iter().map(|n| n.as_str().expect("a job id").to_string()).collect(),
+                Yaml::BadValue => Vec::new(),
+                other => panic!("{name}: {id}: needs is {other:?}"),
+            };
+            for need in needs {
+                assert!(jobs.contains_key(&Yaml::String(need.clone())), "{name}: {id} needs {need}, no such job");
+            }
+            let runs_on = job["runs-on"].as_str().unwrap_or_else(|| panic!("{name}: {id}: no runs-on"));
+            let labels: Vec<String> = if runs_on == "${{ matrix.os }}" {
+                let include = job["strategy"]["matrix"]["include"].as_vec().expect("a matrix of runners");
+                include.iter().map(|m| m["os"].as_str().expect("os").to_string()).collect()
+            } else {
+                vec![runs_on.to_string()]
+            };
+            for label in labels {
+                assert!(LABELS.contains(&label.as_str()), "{name}: {id} runs on {label}, not a hosted runner label");
+            }
+        }
+    }
+}
+
+/// Runs the release workflow's `major-tag` script for a pushed tag, with a `git` that records
+/// what it is asked: the tags it would make and push.
+fn series_tag(pushed: &str) -> Vec<String> {
+    let release = yaml(".github/workflows/release.yml");
+    let steps = release["jobs"]["major-tag"]["steps"].as_vec().expect("the major-tag job");
+    let script = steps.iter().find_map(|s| s["run"].as_str()).expect("a run step");
+    let fake = tempfile::tempdir().unwrap();
+    let log = fake.path().join("git.log");
+    let git = fake.path().join("git");
+    fs::write(&git, format!("#!/bin/sh\necho \"$@\" >>{}\n", log.display())).unwrap();
+    Command::new("chmod").arg("+x").arg(&git).status().unwrap();
+    let path = format!("{}:{}", fake.path().display(), std::env::var("PATH").unwrap_or_default());
+    let ran = Command::new("bash")
+        .args(["-c", script])
+        .env("PATH", path)
+        .env("GITHUB_REF_NAME", pushed)
+        .env("GITHUB_SHA", "0123456789abcdef")
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    fs::read_to_string(&log).unwrap_or_default().lines().map(str::to_string).collect()
+}
+
+#[test]
+fn the_release_job_moves_the_series_tag_the_readme_names_and_the_trigger_never_takes_it() {
+    assert_eq!(series_tag("v1.4.2"), ["tag -f v1 0123456789abcdef", "push -f origin refs/tags/v1"]);
+    assert_eq!(series_tag("v0.1.0"), ["tag -f v0.1 0123456789abcdef", "push -f origin refs/tags/v0.1"]);
+    assert!(series_tag("v1.5.0-rc.1").is_empty(), "a prerelease moves no tag");
+    let made = [format!("v{VERSION}"), series_tag(&format!("v{VERSION}"))[0].split(' ').nth(2).unwrap().to_string()];
+    // The trigger: GitHub's filter pattern, where `[0-9]+` is one or more digits and `*` anything.
+    let release = yaml(".github/workflows/release.yml");
+    let patterns = release["on"]["push"]["tags"].as_vec().expect("tag patterns");
+    let pattern = patterns[0].as_str().unwrap();
+    assert_eq!(pattern, "v[0-9]+.[0-9]+.[0-9]+*");
+    let triggers = |tag: &str| {
+        let mut rest = tag.strip_prefix('v').unwrap_or("x");
+        for part in 0..3 {
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits == 0 {
+                return false;
+            }
+            rest = &rest[digits..];
+            if part < 2 {
+                match rest.strip_prefix('.') {
+                    Some(r) => rest = r,
+                    None => return false,
+                }
+            }
+        }
+        true
+    };
+    assert!(triggers(&made[0]) && triggers("v1.2.3-rc.1"));
+    for series in ["v1", "v0.1", &made[1]] {
+        assert!(!triggers(series), "pushing {series} would start a release");
+    }
+    // Every tag the README names (`uses: …@TAG`, the GitLab template's `/TAG/ci/`) is one the
+    // workflows make.
+    let readme = read("README.md");
+    let mut named = Vec::new();
+    for (marker, end) in [("tool-conformance/tool-conformance@", '\n'), ("tool-conformance/tool-conformance/", '/')] {
+        for (at, _) in readme.match_indices(marker) {
+            let tag: String =
+                readme[at + marker.len()..].chars().take_while(|c| *c != end && !c.is_whitespace()).collect();
+            if tag.starts_with('v') {
+                named.push(tag);
+            }
+        }
+    }
+    assert!(named.len() >= 2, "the README names the action's and the template's tags: {named:?}");
+    for tag in named {
+        assert!(made.contains(&tag), "the README names {tag}, which no workflow makes (they make {made:?})");
+    }
+}
+
+/// The targets a script maps the runner's platform to (`… ) target=TRIPLE ;;` lines).
+fn mapped_targets(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.split_once(") target=").map(|(_, t)| t.trim_end_matches(" ;;").trim().to_string()))
+        .filter(|t| !t.is_empty() && t != "\"\"")
+        .collect()
+}
+
+#[test]
+fn the_action_and_the_gitlab_template_download_the_assets_binstall_names() {
+    let action = read("action.yml");
+    let gitlab = read("ci/gitlab.yml");
+    for (file, text, template) in [
+        ("action.yml", &action, r#"asset="$name-$INPUT_VERSION-$target$ext""#),
+        ("ci/gitlab.yml", &gitlab, r#"stem="tool-conformance-$TOOL_CONFORMANCE_VERSION-$target""#),
+    ] {
+        assert!(text.contains(template), "{file} names its asset as {template}");
+        let targets = mapped_targets(text);
+        assert!(!targets.is_empty(), "{file} maps no platform to a target");
+        for target in targets {
+            assert!(TARGETS.contains(&target.as_str()), "{file} downloads {target}, which the release does not build");
+            let ext = if target.contains("windows") { ".zip" } else { ".tar.gz" };
+            let asset = format!("tool-conformance-{VERSION}-{target}{ext}");
+            let url = format!("{REPOSITORY}/releases/download/v{VERSION}/{asset}");
+            assert_eq!(binstall_url(&target), url, "{file}: {target}");
+        }
+    }
+    assert!(action.contains(r#"url="$INPUT_DOWNLOAD_URL/v$INPUT_VERSION/$asset""#));
+    assert!(gitlab.contains(r#"url="$TOOL_CONFORMANCE_DOWNLOAD_URL/v$TOOL_CONFORMANCE_VERSION/$stem.tar.gz""#));
 }

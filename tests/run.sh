@@ -62,16 +62,31 @@ wait "$adapter_pid" 2>/dev/null || true
 trap - EXIT
 
 # The adapter kits, installed as users install them (pip into a venv, npm into a project, both in
-# a temp dir): their own tests, then the example in each README against the harness.
+# a temp dir): their own tests, then the example in each README (a toy runtime claiming PLAT-162)
+# against the harness with --validate-protocol. Each is what its README says: it speaks the
+# protocol (no case errors), RT-TOOL-8 is not claimed and PLAT-162 does not conform (exit 1).
 kits="$(mktemp -d)"
+kit_example() { # NAME COMMAND: runs the suite against the example, checks its standing
+  local code=0
+  cargo run --quiet -- run --color never --compact --validate-protocol --report "$kits/$1" --stdio "$2" >"$kits/$1.log" || code=$?
+  if [ "$code" -ne 1 ]; then cat "$kits/$1.log" >&2; echo "the $1 kit's example: exit $code, not 1" >&2; return 1; fi
+  python3 - "$kits/$1/standing.json" <<'PY'
+import json, sys
+standing = json.load(open(sys.argv[1]))
+errored = [case["id"] for case in standing["cases"] if case["status"] == "error"]
+verdicts = {rule["rule"]: rule["verdict"] for rule in standing["standing"]["rules"]}
+assert not errored, f"the kit's example errored (it does not speak the protocol): {errored}"
+assert verdicts == {"RT-TOOL-8": "not_claimed", "PLAT-162": "does_not_conform"}, verdicts
+PY
+}
 python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "./adapters/python[signature]"
 (cd adapters/python && "$kits/venv/bin/python" -m unittest discover -s tests)
 awk '/^```python$/{f=1;next} /^```$/{if(f){exit}} f' adapters/python/README.md >"$kits/example.py"
-cargo run --quiet -- run --stdio "env PYTHONPATH=examples/adapters/python $kits/venv/bin/python $kits/example.py"
+kit_example python "$kits/venv/bin/python $kits/example.py"
 repo="$PWD" && (cd "$kits" && npm init -y >/dev/null && npm install --silent "$repo/adapters/node")
 node --test adapters/node/test/
 awk '/^```js$/{f=1;next} /^```$/{if(f){exit}} f' adapters/node/README.md >"$kits/example.mjs"
-cargo build --quiet && REFERENCE="$target/debug/tool-conformance" cargo run --quiet -- run --stdio "node $kits/example.mjs"
+kit_example node "node $kits/example.mjs"
 rm -rf "$kits"
 
 # The packaged crate builds offline from the .crate alone (corpus, schemas and rule files inside)
@@ -82,3 +97,46 @@ tar -xzf "$target/package/tool-conformance-$(cargo pkgid | sed 's/.*[#@]//').cra
 cargo build --offline --locked --manifest-path "$crate_dir"/tool-conformance-*/Cargo.toml --target-dir "$target" --bin tool-conformance
 "$target/debug/tool-conformance" run --color never --report "$crate_dir/report" >/dev/null
 diff "$crate_dir/report/standing.json" reports/reference/standing.json
+
+# The pip and npm packages, built from the checkout and installed offline as users install them:
+# the wheel (maturin, `bindings = "bin"`: the binary and the Python kit) into a fresh venv with
+# pip --no-index, and the npm packages (the kit and launcher, and the linux-x64 package carrying
+# the very binary the wheel carries) from their packed tarballs into a fresh npm project with
+# --offline. Each then gets a first standing with no cargo on PATH: `tool-conformance run`, and
+# the kit README's example (its toy runtime) against it, in under 10 s. The wheel is built in the
+# dev profile, so cargo reuses the dependencies the tests built and compiles only this crate.
+packages="$(mktemp -d)"
+python3 -m venv "$packages/tools" && "$packages/tools/bin/pip" install --quiet "maturin==1.16.0"
+"$packages/tools/bin/maturin" build --quiet --profile dev --out "$packages/wheels"
+wheel="$(ls "$packages"/wheels/tool_conformance-*.whl)"
+python3 - "$wheel" "$packages/tool-conformance" <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    name = next(n for n in wheel.namelist() if n.endswith(".data/scripts/tool-conformance"))
+    open(sys.argv[2], "wb").write(wheel.read(name))
+os.chmod(sys.argv[2], 0o755)
+PY
+bash packaging/npm/pack.sh "$packages/npm" "$(cargo pkgid | sed 's/.*[#@]//')" "x86_64-unknown-linux-gnu=$packages/tool-conformance" >/dev/null
+no_cargo_path="/usr/local/bin:/usr/bin:/bin"
+first_standing() { # DIR EXAMPLE_COMMAND: a first standing from DIR's installed package, without cargo
+  local started=$SECONDS
+  (cd "$1" && env PATH="$2:$no_cargo_path" bash -euo pipefail -c '
+    if command -v cargo >/dev/null; then echo "cargo is on PATH" >&2; exit 1; fi
+    tool-conformance run --compact >first.log
+    code=0; tool-conformance run --compact --validate-protocol --stdio "$0" >example.log || code=$?
+    [ "$code" -eq 1 ] && grep -q " 0 errored, .*RT-TOOL-8 not claimed, PLAT-162 does not conform;" example.log \
+      || { cat example.log >&2; echo "the example did not stand as its README says (exit $code)" >&2; exit 1; }' "$3")
+  local took=$((SECONDS - started))
+  echo "first standing from the $4 package: ${took} s"
+  [ "$took" -lt 10 ] || { echo "a first standing from the $4 package took ${took} s, not under 10" >&2; return 1; }
+}
+python3 -m venv --without-pip "$packages/venv"
+python3 -m pip --python "$packages/venv/bin/python" install --quiet --no-index "$wheel"
+awk '/^```python$/{f=1;next} /^```$/{if(f){exit}} f' adapters/python/README.md >"$packages/venv/example.py"
+first_standing "$packages/venv" "$packages/venv/bin" "python example.py" pip
+mkdir "$packages/project" && (cd "$packages/project" && npm init -y >/dev/null \
+  && npm install --offline --no-audit --no-fund --silent "$packages"/npm/tool-conformance-*.tgz)
+awk '/^```js$/{f=1;next} /^```$/{if(f){exit}} f' adapters/node/README.md \
+  | sed "s/from 'tool-conformance-adapter'/from 'tool-conformance'/" >"$packages/project/example.mjs"
+first_standing "$packages/project" "$packages/project/node_modules/.bin" "node example.mjs" npm
+rm -rf "$packages"

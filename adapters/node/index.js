@@ -59,6 +59,14 @@ function field(request, name, check) {
 /** A value of the runtime, written now with the request's literals. */
 const exact = (value, literals) => new RawJson(stringify(value, literals));
 
+// The reason an exception the runtime threw is answered with, and written to stderr: the
+// exception on one line, then its stack frames (as the Python kit does with a traceback).
+const adapterBug = (why) => {
+    const frames = (why instanceof Error ? String(why.stack ?? '') : '').split('\n').filter((l) => /^\s+at /.test(l));
+    const reason = [`the adapter failed: ${describeError(why)}`, ...(frames.length ? ['Stack (innermost first):', ...frames] : [])].join('\n');
+    console.error(`[tool-conformance-adapter] ${reason}`);
+    return reason;
+};
 const describeError = (why) => (why instanceof Error ? `${why.name}: ${why.message}` : String(why));
 
 /** One protocol v1 session in front of one runtime at a time; requests are answered in order. */
@@ -98,8 +106,7 @@ export class Session {
             if (why instanceof Unsupported) answer = { unsupported: why.message };
             else if (why instanceof Failure) answer = { error: why.message };
             else {
-                console.error('[tool-conformance-adapter] the runtime threw:', why?.stack ?? why);
-                answer = { error: `the adapter failed: ${describeError(why)}` };
+                answer = { error: adapterBug(why) };
             }
         }
         // seq is echoed with its own literal; the runtime's values are written with the request's

@@ -8,6 +8,23 @@ use anyhow::{Context, Result};
 use std::path::Path;
 use tool_conformance::report::Report;
 
+/// Warns, on stderr, of each entry of `file` whose reason is still the one written to fill in.
+pub(super) fn warn_unfilled(file: &tool_conformance::standing::expectations::ExpectedFailures) {
+    use tool_conformance::report::expected::TO_FILL_IN;
+    let unfilled: Vec<String> =
+        file.entries.iter().filter(|e| e.reason.starts_with("TO FILL IN")).map(|e| e.subject.to_string()).collect();
+    if let Some(first) = unfilled.first() {
+        let more = if unfilled.len() > 1 { format!(" and {} more", unfilled.len() - 1) } else { String::new() };
+        eprintln!(
+            "warning: {}: {} entr{} still say{} \"{TO_FILL_IN}\" ({first}{more}): write why each case fails",
+            file.path.display(),
+            unfilled.len(),
+            if unfilled.len() == 1 { "y" } else { "ies" },
+            if unfilled.len() == 1 { "s" } else { "" },
+        );
+    }
+}
+
 /// Writes the expected-failures file of `report` (`report::expected`) to `path`, and says how many entries it holds.
 pub(super) fn write(report: &Report, path: &Path) -> Result<usize> {
     let text = tool_conformance::report::expected::render(report);

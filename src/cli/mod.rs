@@ -235,11 +235,15 @@ struct SelectArgs {
     /// Only cases whose id matches this glob; `*` also matches `/` (repeatable).
     #[arg(long = "case", value_name = "GLOB")]
     case_globs: Vec<String>,
+    /// Leave out the cases whose id matches this glob; `*` also matches `/` (repeatable).
+    #[arg(long = "skip", value_name = "GLOB")]
+    skip_globs: Vec<String>,
 }
 
 impl SelectArgs {
     fn selection(&self) -> Result<Selection> {
-        Ok(Selection::new(self.rule.clone(), self.clause.clone(), self.case_globs.clone())?)
+        let selection = Selection::new(self.rule.clone(), self.clause.clone(), self.case_globs.clone())?;
+        Ok(selection.skipping(self.skip_globs.clone())?)
     }
 }
 
@@ -270,6 +274,10 @@ struct RunArgs {
     /// (needs --case).
     #[arg(long, requires = "case_globs")]
     full: bool,
+    /// (run only) Print a line per rule and one line per failing case, instead of the tables and
+    /// each failure's diff.
+    #[arg(long, conflicts_with = "full")]
+    compact: bool,
     #[command(flatten)]
     target: TargetArgs,
 }
@@ -352,6 +360,7 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
         Some(path) => {
             let file = ExpectedFailures::load(path)?;
             file.check_against(&corpus)?;
+            expected::warn_unfilled(&file);
             Some(file)
         }
         None => None,
@@ -381,7 +390,11 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     if let Some(file) = &expected_failures {
         report = report.triaged(file);
     }
-    print_maybe_colored(|| terminal::render(&report), || terminal::render_colored(&report));
+    if args.compact {
+        print_maybe_colored(|| terminal::render_compact(&report, false), || terminal::render_compact(&report, true));
+    } else {
+        print_maybe_colored(|| terminal::render(&report), || terminal::render_colored(&report));
+    }
     if args.full {
         print_full(&corpus, &report);
     }

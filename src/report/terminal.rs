@@ -47,6 +47,61 @@ pub fn render_colored(report: &Report) -> String {
     write_report(report, Paint(true))
 }
 
+/// The report in a few lines (`run --compact`): who was tested, a line per rule with its verdict
+/// and its required cases counted, one line per failing or erroring case (id, level, clauses,
+/// summary, and the expected-failures reason that covers it), and with an expected-failures file
+/// a line per stale entry and per new failure. `show CASE_ID` or `run --case ID` tells the rest.
+pub fn render_compact(report: &Report, colored: bool) -> String {
+    let paint = Paint(colored);
+    let mut out = String::new();
+    let i = &report.implementation;
+    let _ = writeln!(
+        out,
+        "{} {} against {} {}",
+        one_line(&report.suite.name),
+        one_line(&report.suite.version),
+        one_line(&i.name),
+        one_line(&i.version)
+    );
+    for rule in &report.standing.rules {
+        let partial = if rule.whole || rule.verdict == Verdict::NotRun { "" } else { " (partial selection)" };
+        let required = cell(&rule.totals, Level::Required);
+        let _ =
+            writeln!(out, "{}: {}{partial}; required {required}", one_line(&rule.rule), paint.verdict(rule.verdict));
+    }
+    let expected = |o: &Outcome| report.expected_failures.as_ref().and_then(|t| t.expected_reason(&o.id));
+    for outcome in report.problems() {
+        let label = if matches!(outcome.status, Status::Fail(_)) { paint.bad("FAIL") } else { paint.warn("ERROR") };
+        let listed = expected(outcome).map(|r| format!(" [expected: {}]", one_line(r))).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{label} {} ({}; {}): {}{listed}",
+            one_line(&outcome.id),
+            outcome.level,
+            one_line(&outcome.clauses.join(", ")),
+            one_line(&outcome.summary)
+        );
+    }
+    if let Some(triage) = &report.expected_failures {
+        for stale in &triage.stale {
+            let _ = writeln!(
+                out,
+                "{} {}: listed, but {}",
+                paint.bad("STALE"),
+                one_line(&stale.entry.subject.to_string()),
+                one_line(&stale.now)
+            );
+        }
+        for id in &triage.unexpected {
+            let _ = writeln!(out, "{} {}: not listed in the expected failures", paint.bad("NEW"), one_line(id));
+        }
+        for clause in &triage.unjudged {
+            let _ = writeln!(out, "{} {}: no required case of it applied", paint.bad("UNJUDGED"), one_line(clause));
+        }
+    }
+    out
+}
+
 /// Whether to color, and the colors.
 #[derive(Clone, Copy)]
 struct Paint(bool);
@@ -164,11 +219,21 @@ fn write_rule(out: &mut String, rule: &crate::standing::RuleStanding, paint: Pai
     let partial = if rule.whole || rule.verdict == Verdict::NotRun { "" } else { " (partial selection)" };
     let _ = writeln!(out, "\n{}: {}{partial}", one_line(&rule.rule), paint.verdict(rule.verdict));
     let _ = writeln!(out, "  {}", one_line(&rule.title));
+    // A selection that leaves out some cases of the rule shows only the clauses it ran cases of,
+    // and a rule none of whose cases was selected no table at all.
+    let selected = |counts: &crate::standing::Counts| {
+        rule.whole
+            || [Level::Required, Level::Interpretation, Level::Informational].iter().any(|l| counts.total(*l) > 0)
+    };
+    if !selected(&rule.totals) {
+        let _ = writeln!(out, "  no case of it selected");
+        return;
+    }
     if !rule.unjudged_clauses.is_empty() {
         let _ = writeln!(out, "  no required case applied in: {}", one_line(&rule.unjudged_clauses.join(", ")));
     }
     let mut rows = vec![["clause".to_string(), "required".into(), "interpretation".into(), "informational".into()]];
-    for clause in &rule.clauses {
+    for clause in rule.clauses.iter().filter(|c| selected(&c.counts)) {
         rows.push([
             one_line(&clause.clause),
             cell(&clause.counts, Level::Required),

@@ -37,20 +37,22 @@ impl CorpusSource {
     }
 }
 
-/// Which cases to run: a case is selected when it matches every filter given.
+/// Which cases to run: a case is selected when it matches every filter given, and no `--skip`.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
     rules: Vec<String>,
     clauses: Vec<String>,
     patterns: Vec<String>,
     globs: Option<GlobSet>,
+    skip_patterns: Vec<String>,
+    skips: Option<GlobSet>,
 }
 
 /// A selection that cannot be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SelectionError {
-    /// A `--case` pattern is not a valid glob.
-    #[error("--case {pattern}: {reason}")]
+    /// A `--case` or `--skip` pattern is not a valid glob.
+    #[error("{pattern}: {reason}")]
     BadPattern {
         /// The pattern.
         pattern: String,
@@ -63,6 +65,69 @@ pub enum SelectionError {
     /// A `--clause` the catalog does not have.
     #[error("--clause {0}: no such clause in the corpus")]
     UnknownClause(String),
+    /// A `--case` or `--skip` pattern that matches no case id of the corpus (a typo would
+    /// otherwise select nothing, or skip nothing, and pass).
+    #[error("{option} {pattern}: matches no case in the corpus{hint}; `tool-conformance list` lists them")]
+    NoMatch {
+        /// `--case` or `--skip`.
+        option: &'static str,
+        /// The pattern.
+        pattern: String,
+        /// " (did you mean A, B?)", or nothing when no id is near.
+        hint: String,
+    },
+}
+
+/// Compiles glob `patterns` (`*` also matches `/`) into one set, or `None` when there are none.
+fn glob_set(option: &'static str, patterns: &[String]) -> Result<Option<GlobSet>, SelectionError> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let mut builder = GlobSetBuilder::new();
+    for pattern in patterns {
+        let glob = Glob::new(pattern).map_err(|e| SelectionError::BadPattern {
+            pattern: format!("{option} {pattern}"),
+            reason: e.kind().to_string(),
+        })?;
+        builder.add(glob);
+    }
+    builder.build().map(Some).map_err(|e| SelectionError::BadPattern {
+        pattern: format!("{option} {}", patterns.join(" ")),
+        reason: e.to_string(),
+    })
+}
+
+/// The case ids nearest to `pattern` (its literal text, by edit distance, or containing its last
+/// literal part), at most three, as a " (did you mean …?)" hint.
+fn did_you_mean<'a>(pattern: &str, ids: impl Iterator<Item = &'a str>) -> String {
+    let literal: String = pattern.chars().filter(|c| !matches!(c, '*' | '?' | '[' | ']' | '{' | '}')).collect();
+    let tail = pattern.rsplit(['/', '*', '?']).find(|part| part.len() >= 3).unwrap_or("");
+    let mut near: Vec<(usize, &str)> = ids
+        .filter_map(|id| {
+            let distance = edit_distance(&literal, id);
+            let close = distance <= literal.chars().count().max(4) / 4 || (!tail.is_empty() && id.contains(tail));
+            close.then_some((distance, id))
+        })
+        .collect();
+    near.sort();
+    let near: Vec<&str> = near.into_iter().take(3).map(|(_, id)| id).collect();
+    if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) }
+}
+
+/// Levenshtein distance, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 impl Selection {
@@ -74,28 +139,39 @@ impl Selection {
     /// Cases of any of `rules` (all when empty), citing any of `clauses` (all when empty), whose id
     /// matches any of the glob `patterns` (all when empty; `*` also matches `/`).
     pub fn new(rules: Vec<String>, clauses: Vec<String>, patterns: Vec<String>) -> Result<Selection, SelectionError> {
-        let globs = if patterns.is_empty() {
-            None
-        } else {
-            let mut builder = GlobSetBuilder::new();
-            for pattern in &patterns {
-                let glob = Glob::new(pattern).map_err(|e| SelectionError::BadPattern {
-                    pattern: pattern.clone(),
-                    reason: e.kind().to_string(),
-                })?;
-                builder.add(glob);
-            }
-            Some(
-                builder
-                    .build()
-                    .map_err(|e| SelectionError::BadPattern { pattern: patterns.join(" "), reason: e.to_string() })?,
-            )
-        };
-        Ok(Selection { rules, clauses, patterns, globs })
+        let globs = glob_set("--case", &patterns)?;
+        Ok(Selection { rules, clauses, patterns, globs, ..Selection::default() })
     }
 
-    /// Checks that every rule and clause named exists in `corpus`.
+    /// The same selection without the cases whose id matches any of the glob `patterns`
+    /// (`--skip`, repeatable; `*` also matches `/`).
+    pub fn skipping(self, patterns: Vec<String>) -> Result<Selection, SelectionError> {
+        let skips = glob_set("--skip", &patterns)?;
+        Ok(Selection { skip_patterns: patterns, skips, ..self })
+    }
+
+    /// Checks that every rule and clause named exists in `corpus`, and that every `--case` and
+    /// `--skip` pattern matches some case id of it.
     pub fn check_against(&self, corpus: &Corpus) -> Result<(), SelectionError> {
+        for (option, patterns, set) in
+            [("--case", &self.patterns, &self.globs), ("--skip", &self.skip_patterns, &self.skips)]
+        {
+            let Some(set) = set else { continue };
+            let mut matched = vec![false; patterns.len()];
+            for case in &corpus.cases {
+                for i in set.matches(&case.id) {
+                    matched[i] = true;
+                }
+            }
+            if let Some(i) = matched.iter().position(|m| !m) {
+                let ids = corpus.cases.iter().map(|c| c.id.as_str());
+                return Err(SelectionError::NoMatch {
+                    option,
+                    pattern: patterns[i].clone(),
+                    hint: did_you_mean(&patterns[i], ids),
+                });
+            }
+        }
         for rule in &self.rules {
             if corpus.catalog.rule(rule).is_none() {
                 let known: Vec<&str> = corpus.catalog.rules.iter().map(|r| r.id.as_str()).collect();
@@ -115,6 +191,7 @@ impl Selection {
         (self.rules.is_empty() || self.rules.contains(&case.rule))
             && (self.clauses.is_empty() || case.clauses.iter().any(|c| self.clauses.contains(c)))
             && self.globs.as_ref().is_none_or(|g| g.is_match(&case.id))
+            && !self.skips.as_ref().is_some_and(|g| g.is_match(&case.id))
     }
 
     /// The `--case` patterns, as given.
@@ -177,6 +254,16 @@ mod tests {
         assert!(CommandLine::parse("python3 'open").is_err());
         let line = CommandLine::parse("echo $HOME *.py").unwrap();
         assert_eq!(line.args(), ["$HOME", "*.py"]);
+    }
+
+    #[test]
+    fn near_ids_are_suggested_for_a_typo() {
+        let ids = ["RT-TOOL-8/examples/doubly-escaped-title", "RT-TOOL-8/examples/other", "PLAT-162/x/y"];
+        let hint = did_you_mean("RT-TOOL-8/exmples/doubly-escaped-title", ids.into_iter());
+        assert_eq!(hint, " (did you mean RT-TOOL-8/examples/doubly-escaped-title?)");
+        assert_eq!(did_you_mean("*escaped-titel*", ids.into_iter()), "");
+        assert!(did_you_mean("*doubly-escaped*", ids.into_iter()).contains("doubly-escaped-title"));
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -57,11 +57,14 @@ test('invoke outcomes, unsupported, failures and thrown exceptions', async () =>
         ['t', 'http', '{"seq":2,"unsupported":"no transport \\"http\\""}'],
         ['nope', 'direct', '{"seq":2,"error":"no tool named nope"}'],
         ['skip', 'direct', '{"seq":2,"unsupported":"no such thing"}'],
-        ['boom', 'direct', '{"seq":2,"error":"the adapter failed: RangeError: out of range"}'],
     ];
     for (const [tool, transport, expected] of cases) {
         assert.equal(await ask(session, `{"cmd":"invoke","seq":2,"tool":"${tool}","transport":"${transport}","arguments":{}}`), expected);
     }
+    const [first, ...frames] = JSON.parse(await ask(session, '{"cmd":"invoke","seq":2,"tool":"boom","transport":"direct","arguments":{}}')).error.split('\n');
+    assert.equal(first, 'the adapter failed: RangeError: out of range');
+    assert.equal(frames[0], 'Stack (innermost first):');
+    assert.ok(frames.some((frame) => frame.includes('kit.test.js')), frames.join('\n'));
     assert.equal(await ask(session, '{"cmd":"normalize","seq":3,"input_schema":{},"arguments":"no"}'), '{"seq":3,"rejected":{"message":"not accepted"}}');
     assert.equal(await ask(session, '{"cmd":"dance","seq":4}'), '{"seq":4,"unsupported":"no command \\"dance\\""}');
     assert.equal(await ask(session, '[1]'), '{"seq":null,"error":"the request is not a JSON object"}');

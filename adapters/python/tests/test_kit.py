@@ -89,9 +89,12 @@ class SessionTest(unittest.TestCase):
         self.assertEqual(exchange(self.session, '{"cmd":"invoke","seq":6,"tool":"skip","transport":"direct","arguments":{}}'),
                          '{"seq":6,"unsupported":"no such thing here"}')
 
-    def test_an_exception_is_an_error_naming_it(self):
-        self.assertEqual(exchange(self.session, '{"cmd":"invoke","seq":8,"tool":"boom","transport":"direct","arguments":{}}'),
-                         '{"seq":8,"error":"the adapter failed: ZeroDivisionError: division by zero"}')
+    def test_an_exception_is_an_error_naming_it_with_its_traceback(self):
+        answer = loads(exchange(self.session, '{"cmd":"invoke","seq":8,"tool":"boom","transport":"direct","arguments":{}}'))
+        first, *frames = answer["error"].split("\n")
+        self.assertEqual(first, "the adapter failed: ZeroDivisionError: division by zero")
+        self.assertEqual(frames[0], "Traceback (most recent call last):")
+        self.assertTrue(any("test_kit.py" in frame for frame in frames), answer["error"])
 
     def test_unknown_command_and_non_object(self):
         self.assertEqual(exchange(self.session, '{"cmd":"dance","seq":9}'), '{"seq":9,"unsupported":"no command \'dance\'"}')

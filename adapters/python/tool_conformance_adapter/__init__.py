@@ -30,12 +30,22 @@ import os
 import socketserver
 import sys
 import threading
+import traceback
 from dataclasses import dataclass
 
 from .exact_json import dumps, from_plain, loads, to_float, to_int, to_plain
 from .template import fill_template, json_text
 
 MAX_BODY = 4 * 1024 * 1024
+
+
+def adapter_bug(crash):
+    """The reason an exception the runtime raised is answered with, and written to stderr: the
+    exception on one line, then its traceback (as the Node kit does with a stack)."""
+    frames = "".join(traceback.format_tb(crash.__traceback__)).rstrip()
+    reason = f"the adapter failed: {type(crash).__name__}: {crash}\nTraceback (most recent call last):\n{frames}"
+    print(f"[tool-conformance-adapter] {reason}", file=sys.stderr, flush=True)
+    return reason
 
 
 @dataclass
@@ -104,8 +114,8 @@ class Session:
                 answer = {"unsupported": str(why)}
             except Failure as why:
                 answer = {"error": str(why)}
-            except Exception as crash:  # the adapter's own bug: report it, keep serving
-                answer = {"error": f"the adapter failed: {type(crash).__name__}: {crash}"}
+            except Exception as crash:  # the adapter's own bug: report it with its traceback, keep serving
+                answer = {"error": adapter_bug(crash)}
         response = dict({"seq": seq}, **answer)
         try:
             dumps(response)
