@@ -29,7 +29,6 @@ ROOT = os.path.join(HERE, "..", "..", "..")
 # The protocol half is the Python adapter kit of this checkout; received.py (what the function
 # received, as JSON) is the MCP Python adapter's, imported by path.
 sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
-sys.path.insert(0, os.path.join(ROOT, "examples", "adapters", "mcp-python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
@@ -44,7 +43,7 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     )
     sys.exit(1)
 
-from received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "google-adk"
 TRANSPORTS = ["structured"]

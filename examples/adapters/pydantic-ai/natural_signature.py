@@ -2,7 +2,7 @@
 for it, in the natural forms they try, in order (shared by the pydantic-ai and google-adk rows,
 which import it by path; it imports no framework):
 
-1. the signature that says the schema (examples/adapters/mcp-python/signature.py, imported from
+1. the signature that says the schema (the Python kit's signature module, imported from
    there by path: `def tool(to: str, subject: Annotated[str, Field(min_length=3)])`, a property
    name that is no Python identifier as a parameter with `Field(alias=name)`);
 2. a root that admits other names (`additionalProperties` true or a schema, `patternProperties`)
@@ -27,9 +27,9 @@ import sys
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "mcp-python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
-import signature  # noqa: E402  (examples/adapters/mcp-python/signature.py)
+from tool_conformance_adapter import signature  # noqa: E402  (the Python kit's signature module)
 
 NOT_SENT = signature.NOT_SENT
 COMPOSITIONS = ("anyOf", "oneOf", "allOf")

@@ -5,7 +5,7 @@ that a reproduction builds its tool exactly as the row measured it.
 pydantic-ai registers a function tool from the function's signature (`Tool(function)`,
 `Agent(tools=[...])`): pydantic builds the argument validator and the JSON Schema the model is
 shown from the parameters' annotations. So each schema is a signature, written by
-natural_signature.py (beside this file, with examples/adapters/mcp-python/signature.py), in the
+natural_signature.py (beside this file, with the Python kit's signature module), in the
 natural forms a user tries, in order:
 
 1. the signature that says the schema (`def tool(to: str, subject: Annotated[str, Field(min_length=3)])`,
