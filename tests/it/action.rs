@@ -8,17 +8,14 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use yaml_rust2::{Yaml, YamlLoader};
+use crate::util::root;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tool-conformance");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 const TARGET: &str = "x86_64-unknown-linux-musl";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn action() -> Yaml {
     let text = fs::read_to_string(root().join("action.yml")).expect("read action.yml");
@@ -202,7 +199,6 @@ fn assert_outputs_match(ran: &Ran, verdicts: &BTreeMap<String, String>) {
     assert_eq!(ran.outputs["junit"], format!("{}/junit.xml", ran.outputs["report-dir"]));
 }
 
-#[test]
 fn against_the_reference_it_passes_with_a_summary_and_outputs() {
     let release = release(false);
     let ran = run_action(&[], release.path(), None);
@@ -217,7 +213,6 @@ fn against_the_reference_it_passes_with_a_summary_and_outputs() {
     assert_outputs_match(&ran, &published_verdicts("reference"));
 }
 
-#[test]
 fn against_the_python_example_it_stands_as_published() {
     let release = release(false);
     let adapter = root().join("examples/adapters/python/adapter.py");
@@ -230,7 +225,6 @@ fn against_the_python_example_it_stands_as_published() {
     assert_outputs_match(&ran, &published_verdicts("python"));
 }
 
-#[test]
 fn a_wrong_answer_fails_with_annotations_and_a_summary() {
     let release = release(false);
     let wrapper = root().join("tests/action/wrong_answers.py");
@@ -274,7 +268,6 @@ fn a_wrong_answer_fails_with_annotations_and_a_summary() {
     }
 }
 
-#[test]
 fn a_bad_checksum_is_refused_and_falls_back_to_cargo_install() {
     let release = release(true);
     let fake = tempfile::tempdir().unwrap();
@@ -290,7 +283,6 @@ fn a_bad_checksum_is_refused_and_falls_back_to_cargo_install() {
     assert!(ran.outputs["exit-code"].is_empty(), "the suite did not run");
 }
 
-#[test]
 fn the_default_version_is_the_crate_version_and_every_rule_has_an_output() {
     let action = action();
     assert_eq!(action["inputs"]["version"]["default"].as_str(), Some(VERSION));
@@ -300,3 +292,11 @@ fn the_default_version_is_the_crate_version_and_every_rule_has_an_output() {
         assert!(!action["outputs"][key.as_str()].is_badvalue(), "action.yml declares no output {key}");
     }
 }
+
+tests![
+    against_the_reference_it_passes_with_a_summary_and_outputs,
+    against_the_python_example_it_stands_as_published,
+    a_wrong_answer_fails_with_annotations_and_a_summary,
+    a_bad_checksum_is_refused_and_falls_back_to_cargo_install,
+    the_default_version_is_the_crate_version_and_every_rule_has_an_output,
+];

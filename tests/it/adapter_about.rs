@@ -65,7 +65,6 @@ fn pinned(dir: &Path, about: &About) -> Option<String> {
     }
 }
 
-#[test]
 fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
     let mut problems = Vec::new();
     let mut checked = 0;
@@ -112,7 +111,6 @@ fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
     assert!(checked >= 3, "only {checked} about.yaml files were checked");
 }
 
-#[test]
 fn the_schema_refuses_what_the_contract_forbids() {
     let good = "package: mcp\nversion: 2.3.0\nregistry: pypi\nlanguage: python\npath: function signature\n\
                 api: add_tool\nchoices: [One choice.]\nrepro: repro.py\n";
@@ -141,7 +139,6 @@ fn the_schema_refuses_what_the_contract_forbids() {
 
 /// `__TOOL__` is replaced by the tool's name verbatim, which a template may put between quotes:
 /// the corpus names every tool with letters, digits and `_` only.
-#[test]
 fn every_tool_name_in_the_corpus_can_sit_between_quotes() {
     use tool_conformance::case::Check;
     let corpus = tool_conformance::Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
@@ -164,7 +161,6 @@ fn every_tool_name_in_the_corpus_can_sit_between_quotes() {
 /// A row pinned behind its package's newest major release says so, with the reason, on its
 /// published page (reports/<name>/README.md, which `tool-conformance readme` writes and
 /// tests/published_standing.rs keeps current), and every row's path is on the table of standings.
-#[test]
 fn a_row_pinned_behind_says_so_on_its_page_and_every_path_is_in_the_table() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let table = std::fs::read_to_string(root.join("reports/README.md")).expect("reports/README.md");
@@ -188,3 +184,10 @@ fn a_row_pinned_behind_says_so_on_its_page_and_every_path_is_in_the_table() {
     }
     assert!(behind >= 1, "no row says it is pinned behind a newer major release");
 }
+
+tests![
+    every_framework_adapter_has_a_valid_about_yaml_naming_its_template,
+    the_schema_refuses_what_the_contract_forbids,
+    every_tool_name_in_the_corpus_can_sit_between_quotes,
+    a_row_pinned_behind_says_so_on_its_page_and_every_path_is_in_the_table,
+];

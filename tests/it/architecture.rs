@@ -36,7 +36,6 @@ fn code(text: &str) -> String {
     body.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
 }
 
-#[test]
 fn parts_use_only_the_parts_below_them() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let allowed: BTreeMap<&str, BTreeSet<&str>> =
@@ -125,7 +124,6 @@ fn module(relative: &Path) -> Option<String> {
     (second != "mod.rs").then(|| second.trim_end_matches(".rs").to_string())
 }
 
-#[test]
 fn the_modules_of_a_part_use_each_other_without_a_cycle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     // part -> module -> the sibling modules it uses
@@ -178,7 +176,6 @@ fn the_modules_of_a_part_use_each_other_without_a_cycle() {
     assert!(cycles.is_empty(), "modules of one part that use each other in a cycle:\n{}", cycles.join("\n"));
 }
 
-#[test]
 fn the_picture_in_the_docs_lists_every_part() {
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
         .expect("docs/architecture.md");
@@ -190,3 +187,9 @@ fn the_picture_in_the_docs_lists_every_part() {
         }
     }
 }
+
+tests![
+    parts_use_only_the_parts_below_them,
+    the_modules_of_a_part_use_each_other_without_a_cycle,
+    the_picture_in_the_docs_lists_every_part,
+];

@@ -4,14 +4,10 @@
 //! text that carries it.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::process::Command;
 use tool_conformance::Corpus;
 use tool_conformance::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::util::root;
 
 fn read(path: &str) -> String {
     let path = root().join(path);
@@ -36,7 +32,6 @@ fn map() -> Vec<(String, String, Vec<String>)> {
         .collect()
 }
 
-#[test]
 fn every_catalog_clause_has_passages_present_in_its_text() {
     let corpus = Corpus::embedded().expect("the corpus loads");
     let catalog: BTreeSet<String> =
@@ -55,7 +50,6 @@ fn every_catalog_clause_has_passages_present_in_its_text() {
     }
 }
 
-#[test]
 fn every_case_file_links_to_its_rule_text() {
     let corpus = Corpus::embedded().expect("the corpus loads");
     for (path, text) in &corpus.files {
@@ -74,7 +68,6 @@ fn every_case_file_links_to_its_rule_text() {
     }
 }
 
-#[test]
 fn show_prints_the_sentence_of_each_clause_a_case_cites() {
     let corpus = Corpus::embedded().expect("the corpus loads");
     for (clause, file, passages) in map() {
@@ -102,3 +95,9 @@ fn show_prints_the_sentence_of_each_clause_a_case_cites() {
         assert!(printed.contains(&format!("(specs/{file};")), "show {} does not name specs/{file}", case.id);
     }
 }
+
+tests![
+    every_catalog_clause_has_passages_present_in_its_text,
+    every_case_file_links_to_its_rule_text,
+    show_prints_the_sentence_of_each_clause_a_case_cites,
+];

@@ -1,43 +1,8 @@
 //! The binary end to end, as a user runs it: exit codes, what is printed, what is written.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use crate::util::{copy_corpus, edit, text, tool};
 
-fn tool(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tool-conformance")).args(args).output().expect("run the binary")
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
-}
-
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cases")
-}
-
-/// A copy of the corpus in a fresh temporary directory.
-fn copy_corpus() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    for entry in walkdir::WalkDir::new(cases_dir()) {
-        let entry = entry.expect("walk");
-        let relative = entry.path().strip_prefix(cases_dir()).expect("under cases");
-        let target = dir.path().join(relative);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-    dir
-}
-
-fn edit(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).expect("read");
-    assert!(text.contains(from), "{} does not contain {from:?}", path.display());
-    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
-}
-
-#[test]
 fn run_against_the_reference_conforms() {
     let output = tool(&["run"]);
     let printed = text(&output);
@@ -47,7 +12,6 @@ fn run_against_the_reference_conforms() {
     assert!(!printed.contains("failed or errored"), "{printed}");
 }
 
-#[test]
 fn a_wrong_expectation_fails_the_run_with_its_id_clause_pointer_and_diff() {
     let corpus = copy_corpus();
     edit(
@@ -66,7 +30,6 @@ fn a_wrong_expectation_fails_the_run_with_its_id_clause_pointer_and_diff() {
     assert!(printed.contains("PLAT-162: conforms"), "{printed}");
 }
 
-#[test]
 fn a_malformed_case_file_makes_check_exit_2_with_file_line_and_column() {
     let corpus = copy_corpus();
     let file = corpus.path().join("PLAT-162/scenarios.yaml");
@@ -82,7 +45,6 @@ fn a_malformed_case_file_makes_check_exit_2_with_file_line_and_column() {
     assert_eq!(run.status.code(), Some(2), "a bad corpus is a usage error for run too: {}", self::text(&run));
 }
 
-#[test]
 fn check_passes_on_the_built_in_corpus() {
     let output = tool(&["check"]);
     let printed = text(&output);
@@ -90,7 +52,6 @@ fn check_passes_on_the_built_in_corpus() {
     assert!(printed.contains("every clause has a required case"), "{printed}");
 }
 
-#[test]
 fn check_fails_when_a_clause_has_no_required_case() {
     let corpus = copy_corpus();
     let catalog = corpus.path().join("RT-TOOL-8/rule.yaml");
@@ -105,7 +66,6 @@ fn check_fails_when_a_clause_has_no_required_case() {
     assert!(printed.contains("no required case for RT-TOOL-8.9"), "{printed}");
 }
 
-#[test]
 fn report_writes_json_and_markdown() {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("report");
@@ -129,7 +89,6 @@ fn report_writes_json_and_markdown() {
     }
 }
 
-#[test]
 fn filters_select_by_rule_clause_and_glob() {
     let all = tool(&["list"]);
     let ids = |o: &Output| {
@@ -148,7 +107,6 @@ fn filters_select_by_rule_clause_and_glob() {
     assert!(String::from_utf8_lossy(&clause.stdout).lines().all(|l| l.contains("PLAT-162.scenarios")));
 }
 
-#[test]
 fn bad_usage_exits_2() {
     for args in [
         &["run", "--rule", "NOPE-1"][..],
@@ -160,3 +118,14 @@ fn bad_usage_exits_2() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output));
     }
 }
+
+tests![
+    run_against_the_reference_conforms,
+    a_wrong_expectation_fails_the_run_with_its_id_clause_pointer_and_diff,
+    a_malformed_case_file_makes_check_exit_2_with_file_line_and_column,
+    check_passes_on_the_built_in_corpus,
+    check_fails_when_a_clause_has_no_required_case,
+    report_writes_json_and_markdown,
+    filters_select_by_rule_clause_and_glob,
+    bad_usage_exits_2,
+];

@@ -3,15 +3,14 @@
 
 use tool_conformance::{Corpus, Reference};
 
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let corpus = match Corpus::embedded() {
-        Ok(corpus) => corpus,
+/// One trial per case of the embedded corpus against the reference; a corpus that does not load
+/// is one failing trial that prints its errors.
+pub(crate) fn trials() -> Vec<libtest_mimic::Trial> {
+    match Corpus::embedded() {
+        Ok(corpus) => tool_conformance::trials(&corpus, Reference::new()),
         Err(errors) => {
-            eprintln!("{errors}");
-            std::process::exit(2);
+            let errors = errors.to_string();
+            vec![libtest_mimic::Trial::test("conformance::the embedded corpus loads", move || Err(errors.into()))]
         }
-    };
-    let trials = tool_conformance::trials(&corpus, Reference::new());
-    libtest_mimic::run(&args, trials).exit();
+    }
 }

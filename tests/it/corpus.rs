@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use tool_conformance::corpus::{CorpusError, CorpusErrorKind};
 use tool_conformance::{Corpus, Level, Transport, View};
 
-const RT_TOOL_8: &str = include_str!("../cases/RT-TOOL-8/rule.yaml");
-const PLAT_162: &str = include_str!("../cases/PLAT-162/rule.yaml");
+const RT_TOOL_8: &str = include_str!("../../cases/RT-TOOL-8/rule.yaml");
+const PLAT_162: &str = include_str!("../../cases/PLAT-162/rule.yaml");
 
 const GOOD: &str = r#"# yaml-language-server: $schema=../../schemas/case.schema.json
 groups:
@@ -39,7 +39,6 @@ fn error(text: &str) -> (CorpusErrorKind, usize, usize) {
     (e.kind, e.position.line, e.position.column)
 }
 
-#[test]
 fn a_good_file_loads_with_ids_and_places() {
     let corpus = load(&[("RT-TOOL-8/x.yaml", GOOD)]).unwrap();
     assert_eq!(corpus.cases.len(), 1);
@@ -47,14 +46,12 @@ fn a_good_file_loads_with_ids_and_places() {
     assert_eq!(corpus.cases[0].location.to_string(), "RT-TOOL-8/x.yaml:5:9");
 }
 
-#[test]
 fn yaml_syntax_errors_have_a_place() {
     let (kind, line, _) = error(&GOOD.replace("expected: { title: \"<\" }", "expected: { title: \"<\" "));
     assert!(matches!(kind, CorpusErrorKind::Yaml(_)), "{kind:?}");
     assert!(line >= 11, "line {line}");
 }
 
-#[test]
 fn a_misspelt_field_is_a_schema_error_at_its_line() {
     let (kind, line, column) = error(&GOOD.replace("level: required", "levl: required"));
     let CorpusErrorKind::Schema { message, pointer, .. } = kind else { panic!("{kind:?}") };
@@ -63,7 +60,6 @@ fn a_misspelt_field_is_a_schema_error_at_its_line() {
     assert_eq!((line, column), (7, 9), "the unknown field itself");
 }
 
-#[test]
 fn a_wrong_value_is_a_schema_error_at_that_value() {
     let (kind, line, column) = error(&GOOD.replace("level: required", "level: mandatory"));
     assert!(
@@ -73,7 +69,6 @@ fn a_wrong_value_is_a_schema_error_at_that_value() {
     assert_eq!((line, column), (7, 9));
 }
 
-#[test]
 fn interpretation_needs_a_note() {
     let (kind, line, _) = error(&GOOD.replace("level: required", "level: interpretation"));
     let CorpusErrorKind::Schema { message, .. } = kind else { panic!("{kind:?}") };
@@ -81,13 +76,11 @@ fn interpretation_needs_a_note() {
     assert_eq!(line, 5);
 }
 
-#[test]
 fn informational_needs_behaviours_not_one_expectation() {
     let (kind, _, _) = error(&GOOD.replace("level: required", "level: informational\n        note: open"));
     assert!(matches!(kind, CorpusErrorKind::Schema { .. }), "{kind:?}");
 }
 
-#[test]
 fn a_case_with_nothing_to_check_is_an_error() {
     let text = GOOD.replace(
         "        normalize:\n          arguments: { title: \"&lt;\" }\n          expected: { title: \"<\" }\n",
@@ -103,7 +96,6 @@ fn a_case_with_nothing_to_check_is_an_error() {
     assert!(matches!(kind, CorpusErrorKind::NothingToCheck(_)), "{kind:?}");
 }
 
-#[test]
 fn unknown_and_foreign_clauses_are_errors() {
     let (kind, line, column) = error(&GOOD.replace("[RT-TOOL-8.4]", "[RT-TOOL-8.9]"));
     assert!(matches!(kind, CorpusErrorKind::UnknownClause { .. }), "{kind:?}");
@@ -112,7 +104,6 @@ fn unknown_and_foreign_clauses_are_errors() {
     assert!(matches!(kind, CorpusErrorKind::UnknownClause { .. }), "{kind:?}");
 }
 
-#[test]
 fn duplicate_ids_are_errors() {
     let twice = format!("{GOOD}{}", &GOOD[GOOD.find("      - name: one").unwrap()..]);
     let (kind, line, _) = error(&twice);
@@ -120,7 +111,6 @@ fn duplicate_ids_are_errors() {
     assert_eq!(line, 12);
 }
 
-#[test]
 fn an_invoke_of_an_unregistered_tool_is_an_error() {
     let text = r#"groups:
   - tools: [{ name: a, input_schema: { type: object } }]
@@ -136,14 +126,12 @@ fn an_invoke_of_an_unregistered_tool_is_an_error() {
     assert_eq!(line, 8);
 }
 
-#[test]
 fn files_outside_a_rule_folder_are_errors() {
     let errors = load(&[("NOPE-1/x.yaml", GOOD), ("x.yaml", GOOD)]).unwrap_err();
     assert_eq!(errors.len(), 2);
     assert!(errors.iter().all(|e| matches!(e.kind, CorpusErrorKind::Placement(_))));
 }
 
-#[test]
 fn every_bad_file_is_reported_once() {
     let errors =
         load(&[("RT-TOOL-8/a.yaml", "groups: ["), ("RT-TOOL-8/b.yaml", GOOD), ("RT-TOOL-8/c.yaml", "groups: []")])
@@ -154,14 +142,12 @@ fn every_bad_file_is_reported_once() {
     assert!(shown.starts_with("RT-TOOL-8/c.yaml:1:"), "{shown}");
 }
 
-#[test]
 fn a_missing_catalog_is_an_error() {
     let errors = Corpus::from_files(vec![(PathBuf::from("RT-TOOL-8/x.yaml"), GOOD.to_string())]).unwrap_err().0;
     assert!(matches!(errors[0].kind, CorpusErrorKind::NoCatalog));
     assert!(errors[0].to_string().contains("rule.yaml"), "{}", errors[0]);
 }
 
-#[test]
 fn a_case_file_in_a_folder_without_a_rule_file_is_misplaced() {
     let errors = Corpus::from_files(vec![
         (PathBuf::from("RT-TOOL-8/rule.yaml"), RT_TOOL_8.to_string()),
@@ -189,7 +175,6 @@ fn rule_error(text: &str) -> (CorpusErrorKind, String) {
     (errors[0].kind.clone(), place)
 }
 
-#[test]
 fn bad_rule_files_give_one_error_with_file_line_and_column() {
     let line = |needle: &str| RT_TOOL_8.lines().position(|l| l.contains(needle)).unwrap() + 1;
     let (kind, place) = rule_error(&RT_TOOL_8.replace("title:", "titel:"));
@@ -221,7 +206,6 @@ fn bad_rule_files_give_one_error_with_file_line_and_column() {
     assert!(place.starts_with("RT-TOOL-8/rule.yaml:"), "{place}");
 }
 
-#[test]
 fn the_catalog_is_in_the_order_its_files_give() {
     let corpus = Corpus::embedded().unwrap();
     let ids: Vec<&str> = corpus.catalog.rules.iter().map(|r| r.id.as_str()).collect();
@@ -235,7 +219,6 @@ fn the_catalog_is_in_the_order_its_files_give() {
     assert_eq!(ids, ["PLAT-162", "RT-TOOL-8"]);
 }
 
-#[test]
 fn the_catalog_lists_exactly_the_clause_ids_of_the_specs() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("specs/README.md");
     let readme = std::fs::read_to_string(&path)
@@ -258,7 +241,6 @@ fn the_catalog_lists_exactly_the_clause_ids_of_the_specs() {
     assert_eq!(catalog, ids);
 }
 
-#[test]
 fn every_case_file_opens_with_the_schema_modeline() {
     let corpus = Corpus::embedded().unwrap();
     for (path, text) in &corpus.files {
@@ -271,7 +253,6 @@ fn every_case_file_opens_with_the_schema_modeline() {
     }
 }
 
-#[test]
 fn the_schema_enums_match_the_code() {
     let schema: serde_json::Value = tool_conformance::json::from_str(tool_conformance::corpus::CASE_SCHEMA).unwrap();
     let strings = |pointer: &str| -> Vec<String> {
@@ -289,10 +270,9 @@ fn the_schema_enums_match_the_code() {
     assert_eq!(strings("/$defs/problem/properties/kind/enum"), tool_conformance::case::PROBLEM_KINDS.map(String::from));
 }
 
-#[test]
 fn a_file_using_every_schema_field_loads() {
     let schema: serde_json::Value = tool_conformance::json::from_str(tool_conformance::corpus::CASE_SCHEMA).unwrap();
-    let example = include_str!("fixtures/every-field.yaml");
+    let example = include_str!("../fixtures/every-field.yaml");
     let mut names = Vec::new();
     collect_property_names(&schema, &mut names);
     for name in names {
@@ -318,7 +298,6 @@ fn collect_property_names(schema: &serde_json::Value, out: &mut Vec<String>) {
     }
 }
 
-#[test]
 fn a_schema_that_does_not_compile_is_a_bug_in_the_case() {
     let (kind, line, _) =
         error(&GOOD.replace("{ type: object, properties: { title: { type: string } } }", "{ type: objekt }"));
@@ -326,7 +305,6 @@ fn a_schema_that_does_not_compile_is_a_bug_in_the_case() {
     assert_eq!(line, 3);
 }
 
-#[test]
 fn an_executed_expectation_the_schema_forbids_is_a_bug_in_the_case() {
     let text = r#"groups:
   - tools: [{ name: a, input_schema: { type: object, properties: { n: { type: integer } } } }]
@@ -345,9 +323,8 @@ fn an_executed_expectation_the_schema_forbids_is_a_bug_in_the_case() {
     assert_eq!(line, 11);
 }
 
-#[test]
 fn every_reading_is_written_down() {
-    let doc = include_str!("../docs/interpretations.md");
+    let doc = include_str!("../../docs/interpretations.md");
     let corpus = Corpus::embedded().unwrap();
     let missing: Vec<&str> = corpus
         .cases
@@ -361,3 +338,29 @@ fn every_reading_is_written_down() {
         .collect();
     assert!(missing.is_empty(), "docs/interpretations.md does not name these cases: {missing:?}");
 }
+
+tests![
+    a_good_file_loads_with_ids_and_places,
+    yaml_syntax_errors_have_a_place,
+    a_misspelt_field_is_a_schema_error_at_its_line,
+    a_wrong_value_is_a_schema_error_at_that_value,
+    interpretation_needs_a_note,
+    informational_needs_behaviours_not_one_expectation,
+    a_case_with_nothing_to_check_is_an_error,
+    unknown_and_foreign_clauses_are_errors,
+    duplicate_ids_are_errors,
+    an_invoke_of_an_unregistered_tool_is_an_error,
+    files_outside_a_rule_folder_are_errors,
+    every_bad_file_is_reported_once,
+    a_missing_catalog_is_an_error,
+    a_case_file_in_a_folder_without_a_rule_file_is_misplaced,
+    bad_rule_files_give_one_error_with_file_line_and_column,
+    the_catalog_is_in_the_order_its_files_give,
+    the_catalog_lists_exactly_the_clause_ids_of_the_specs,
+    every_case_file_opens_with_the_schema_modeline,
+    the_schema_enums_match_the_code,
+    a_file_using_every_schema_field_loads,
+    a_schema_that_does_not_compile_is_a_bug_in_the_case,
+    an_executed_expectation_the_schema_forbids_is_a_bug_in_the_case,
+    every_reading_is_written_down,
+];

@@ -6,10 +6,11 @@
 //! arguments and schemas), and on generated nestings and mixtures of references.
 
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tool_conformance::Value;
 use tool_conformance::case::Check;
 use tool_conformance::reference::entities::{self, MAX_PASSES, decode_once};
+use crate::util::root;
 
 /// The former decoder: whole passes of `decode_once` until a fixpoint or `MAX_PASSES`.
 fn by_whole_passes(text: &str) -> Cow<'_, str> {
@@ -46,10 +47,6 @@ fn differences<'a>(inputs: impl IntoIterator<Item = &'a str>) -> (usize, Vec<Str
     (count, named)
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{} is missing or unreadable: {e}", path.display()))
 }
@@ -66,7 +63,6 @@ fn strings(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-#[test]
 fn same_as_whole_passes_on_the_html5lib_inputs() {
     let dir = root().join("tests/data/html5lib-tokenizer");
     let mut inputs = Vec::new();
@@ -83,7 +79,6 @@ fn same_as_whole_passes_on_the_html5lib_inputs() {
     assert!(named.is_empty(), "{named:#?}");
 }
 
-#[test]
 fn same_as_whole_passes_on_every_string_of_the_corpus() {
     let mut inputs = Vec::new();
     for entry in walkdir::WalkDir::new(root().join("cases")) {
@@ -127,7 +122,6 @@ impl Rng {
     }
 }
 
-#[test]
 fn same_as_whole_passes_on_generated_nestings() {
     let mut inputs = Vec::new();
     // Nestings of every depth around the bound, of several references.
@@ -187,3 +181,9 @@ fn same_as_whole_passes_on_generated_nestings() {
     assert!(count > 20_000);
     assert!(named.is_empty(), "{named:#?}");
 }
+
+tests![
+    same_as_whole_passes_on_the_html5lib_inputs,
+    same_as_whole_passes_on_every_string_of_the_corpus,
+    same_as_whole_passes_on_generated_nestings,
+];

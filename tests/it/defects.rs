@@ -39,7 +39,6 @@ fn caught(outcome: &Outcome) -> bool {
     matches!(outcome.status, Status::Fail(_) | Status::Error { .. })
 }
 
-#[test]
 fn reference_passes_required_and_interpretation_cases() {
     let corpus = corpus();
     let run = run_against(&corpus, &mut Reference::new());
@@ -60,7 +59,6 @@ fn reference_passes_required_and_interpretation_cases() {
     }
 }
 
-#[test]
 fn the_unchanged_wrapper_is_the_reference() {
     let corpus = corpus();
     let reference = run_against(&corpus, &mut Reference::new());
@@ -87,7 +85,6 @@ fn the_unchanged_wrapper_is_the_reference() {
     }
 }
 
-#[test]
 fn the_catalog_is_sound() {
     let corpus = corpus();
     let defects = catalog::all();
@@ -163,7 +160,6 @@ fn find(corpus: &Corpus, entry: harness::Entry) -> Finding {
     }
 }
 
-#[test]
 fn every_defect_is_caught_in_its_own_clause() {
     let corpus = corpus();
     // The defects run on a few threads; each builds its own catalog and takes every n-th entry.
@@ -212,3 +208,10 @@ fn every_defect_is_caught_in_its_own_clause() {
         gaps.join("\n")
     );
 }
+
+tests![
+    reference_passes_required_and_interpretation_cases,
+    the_unchanged_wrapper_is_the_reference,
+    the_catalog_is_sound,
+    every_defect_is_caught_in_its_own_clause,
+];

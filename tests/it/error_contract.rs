@@ -38,7 +38,6 @@ impl Target for BareErrors {
     }
 }
 
-#[test]
 fn rt_tool_8_reads_only_the_problems_while_plat_162_holds_rejections_to_the_one_error() {
     let corpus = Corpus::embedded().expect("the corpus loads");
     let ran = run(&corpus, &Selection::all(), &mut BareErrors(Reference::new(), 0));
@@ -62,3 +61,7 @@ fn rt_tool_8_reads_only_the_problems_while_plat_162_holds_rejections_to_the_one_
     assert!(rejections > 100, "{rejections}");
     assert_eq!(plat_failures, rejections, "{plat_failures} PLAT-162 failures for {rejections} rejection cases");
 }
+
+tests![
+    rt_tool_8_reads_only_the_problems_while_plat_162_holds_rejections_to_the_one_error,
+];

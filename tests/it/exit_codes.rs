@@ -2,44 +2,13 @@
 //! table, the README's exit-code table says the same, and each code comes out of the binary in
 //! the situations the table names.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use tool_conformance::exit::{self, CONFORMS, NONCONFORMING, USAGE};
-
-fn tool(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tool-conformance")).args(args).output().expect("run the binary")
-}
+use crate::util::{copy_corpus, edit, root, tool};
 
 fn code(args: &[&str]) -> u8 {
     let output = tool(args);
     let code = output.status.code().expect("exited with a code");
     u8::try_from(code).expect("a code in 0..=255")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A copy of cases/ in a fresh temporary directory.
-fn copy_corpus() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let cases = root().join("cases");
-    for entry in walkdir::WalkDir::new(&cases) {
-        let entry = entry.expect("walk");
-        let target = dir.path().join(entry.path().strip_prefix(&cases).expect("under cases"));
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-    dir
-}
-
-fn edit(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).expect("read");
-    assert!(text.contains(from), "{} does not contain {from:?}", path.display());
-    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
 }
 
 /// A corpus whose worked example expects the wrong value, so the reference fails it.
@@ -53,7 +22,6 @@ fn failing_corpus() -> tempfile::TempDir {
     corpus
 }
 
-#[test]
 fn the_readme_table_is_the_exit_table() {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
     let rows: Vec<&str> = readme.lines().filter(|l| l.starts_with("| ") && l.contains(" | `")).collect();
@@ -66,7 +34,6 @@ fn the_readme_table_is_the_exit_table() {
     assert_eq!(documented, exit::TABLE.len(), "the README documents other codes: {rows:#?}");
 }
 
-#[test]
 fn help_ends_with_the_exit_table() {
     let output = tool(&["--help"]);
     let help = String::from_utf8_lossy(&output.stdout);
@@ -76,7 +43,6 @@ fn help_ends_with_the_exit_table() {
     }
 }
 
-#[test]
 fn conforms_is_zero_for_run_check_compare_and_a_listed_failure() {
     assert_eq!(code(&["run"]), CONFORMS);
     assert_eq!(code(&["check"]), CONFORMS);
@@ -100,7 +66,6 @@ fn handler_runs_twice() -> String {
     format!("sh -c {}", shlex::try_quote(&script).expect("quotable"))
 }
 
-#[test]
 fn nonconforming_is_one_for_a_failure_a_stale_entry_a_regression_an_unexplained_table_row_and_a_fuzz_finding() {
     let corpus = failing_corpus();
     let cases = corpus.path().to_str().unwrap();
@@ -119,7 +84,6 @@ fn nonconforming_is_one_for_a_failure_a_stale_entry_a_regression_an_unexplained_
     assert_eq!(code(&["fuzz", "--cases", "10", "--stdio", "false"]), NONCONFORMING);
 }
 
-#[test]
 fn usage_is_two_for_bad_usage_and_a_bad_corpus() {
     assert_eq!(code(&["run", "--no-such-option"]), USAGE);
     assert_eq!(code(&["list", "--report", "somewhere"]), USAGE);
@@ -130,7 +94,6 @@ fn usage_is_two_for_bad_usage_and_a_bad_corpus() {
     assert_eq!(code(&["run", "--cases", corpus.path().to_str().unwrap()]), USAGE);
 }
 
-#[test]
 fn a_clause_with_no_required_case_fails_check_with_two_and_leaves_run_to_its_cases() {
     let corpus = copy_corpus();
     let rule = corpus.path().join("RT-TOOL-8/rule.yaml");
@@ -141,3 +104,12 @@ fn a_clause_with_no_required_case_fails_check_with_two_and_leaves_run_to_its_cas
     assert_eq!(code(&["check", "--cases", cases]), USAGE);
     assert_eq!(code(&["run", "--cases", cases]), CONFORMS);
 }
+
+tests![
+    the_readme_table_is_the_exit_table,
+    help_ends_with_the_exit_table,
+    conforms_is_zero_for_run_check_compare_and_a_listed_failure,
+    nonconforming_is_one_for_a_failure_a_stale_entry_a_regression_an_unexplained_table_row_and_a_fuzz_finding,
+    usage_is_two_for_bad_usage_and_a_bad_corpus,
+    a_clause_with_no_required_case_fails_check_with_two_and_leaves_run_to_its_cases,
+];

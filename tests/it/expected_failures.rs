@@ -6,16 +6,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use crate::util::text;
 
 const ESCAPED: &str = "RT-TOOL-8/examples/doubly-escaped-title";
 const ARRAY: &str = "RT-TOOL-8/examples/object-text-for-array";
 
 fn tool(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tool-conformance")).args(args).env_remove("NO_COLOR").output().expect("run")
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
 }
 
 /// A copy of cases/ in which the reference fails ESCAPED and ARRAY.
@@ -65,7 +62,6 @@ fn run_with(corpus: &Path, entries: &str) -> (Output, tempfile::TempDir) {
     (output, dir)
 }
 
-#[test]
 fn without_a_file_the_two_failures_fail_the_run() {
     let corpus = failing_corpus();
     let output = tool(&["run", "--cases", corpus.path().to_str().unwrap(), "--case", "RT-TOOL-8/examples/*"]);
@@ -73,7 +69,6 @@ fn without_a_file_the_two_failures_fail_the_run() {
     assert!(text(&output).contains("2 cases failed or errored"), "{}", text(&output));
 }
 
-#[test]
 fn listed_failures_do_not_fail_the_run_by_case_or_by_clause() {
     let corpus = failing_corpus();
     let by_case = format!("- case: {ESCAPED}\n  reason: We decode once.\n- case: {ARRAY}\n  reason: We decode.\n");
@@ -101,7 +96,6 @@ fn listed_failures_do_not_fail_the_run_by_case_or_by_clause() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
 }
 
-#[test]
 fn a_listed_case_that_passes_is_stale_and_fails_the_run() {
     let corpus = failing_corpus();
     let entries = format!(
@@ -142,7 +136,6 @@ fn a_listed_case_that_passes_is_stale_and_fails_the_run() {
     assert!(stale.cases[0].status.is_failure());
 }
 
-#[test]
 fn a_failure_not_listed_fails_the_run() {
     let corpus = failing_corpus();
     let (output, _dir) = run_with(corpus.path(), &format!("- case: {ESCAPED}\n  reason: r\n"));
@@ -152,7 +145,6 @@ fn a_failure_not_listed_fails_the_run() {
     assert!(printed.contains(&format!("NEW {ARRAY}: fails and is not listed")), "{printed}");
 }
 
-#[test]
 fn bad_files_are_bad_usage_with_the_place() {
     let corpus = failing_corpus();
     for (entries, says) in [
@@ -171,7 +163,6 @@ fn bad_files_are_bad_usage_with_the_place() {
     assert!(text(&missing).contains("no-such-file.yaml: cannot read"), "{}", text(&missing));
 }
 
-#[test]
 fn the_schema_agrees_with_the_loader() {
     let schema: serde_json_std::Value =
         serde_json_std::from_str(tool_conformance::standing::expectations::EXPECTED_FAILURES_SCHEMA).expect("JSON");
@@ -192,9 +183,8 @@ fn the_schema_agrees_with_the_loader() {
     }
 }
 
-#[test]
 fn the_readme_example_is_a_valid_file_for_the_built_in_corpus() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = readme.split("## Expected failures").nth(1).expect("the README has the section");
     let example = section.split("```yaml\n").nth(1).and_then(|s| s.split("```").next()).expect("a yaml example");
     let file = tool_conformance::standing::expectations::ExpectedFailures::parse(Path::new("README.md"), example)
@@ -203,3 +193,13 @@ fn the_readme_example_is_a_valid_file_for_the_built_in_corpus() {
     let corpus = tool_conformance::Corpus::embedded().expect("the corpus loads");
     file.check_against(&corpus).unwrap_or_else(|e| panic!("the README example names what the corpus lacks: {e}"));
 }
+
+tests![
+    without_a_file_the_two_failures_fail_the_run,
+    listed_failures_do_not_fail_the_run_by_case_or_by_clause,
+    a_listed_case_that_passes_is_stale_and_fails_the_run,
+    a_failure_not_listed_fails_the_run,
+    bad_files_are_bad_usage_with_the_place,
+    the_schema_agrees_with_the_loader,
+    the_readme_example_is_a_valid_file_for_the_built_in_corpus,
+];

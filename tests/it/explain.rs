@@ -3,11 +3,8 @@
 //! `run --write-expected-failures`, and `compare` in words.
 
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn tool(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tool-conformance")).args(args).output().expect("run the binary")
-}
+use std::process::Output;
+use crate::util::tool;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
@@ -42,7 +39,6 @@ fn added(dir: &Path, name: &str, sent: &str, expected: &str, pad: usize) {
     std::fs::write(dir.join(format!("RT-TOOL-8/{name}.yaml")), text).expect("write");
 }
 
-#[test]
 fn check_accepts_a_folder_of_new_cases_and_run_adds_them_to_the_built_in_corpus() {
     let dir = tempfile::tempdir().expect("temp dir");
     added(dir.path(), "thrice", "a &amp;amp;amp; b", "a & b", 0);
@@ -58,7 +54,6 @@ fn check_accepts_a_folder_of_new_cases_and_run_adds_them_to_the_built_in_corpus(
     assert!(stdout(&output).starts_with("RT-TOOL-8/thrice/thrice\trequired"), "{}", stdout(&output));
 }
 
-#[test]
 fn an_added_file_may_not_replace_a_built_in_one() {
     let dir = tempfile::tempdir().expect("temp dir");
     added(dir.path(), "examples", "x", "x", 0);
@@ -69,7 +64,6 @@ fn an_added_file_may_not_replace_a_built_in_one() {
     assert_eq!(output.status.code(), Some(2), "{}", everything(&output));
 }
 
-#[test]
 fn show_prints_the_case_its_rule_sentence_the_wire_and_why() {
     let output = tool(&["show", "RT-TOOL-8/examples/object-text-for-array"]);
     let printed = stdout(&output);
@@ -86,7 +80,6 @@ fn show_prints_the_case_its_rule_sentence_the_wire_and_why() {
     }
 }
 
-#[test]
 fn show_explains_an_added_case() {
     let dir = tempfile::tempdir().expect("temp dir");
     added(dir.path(), "thrice", "a &amp;amp;amp; b", "a & b", 0);
@@ -95,7 +88,6 @@ fn show_explains_an_added_case() {
     assert!(stdout(&output).contains("\"4. Independently, every string leaf"), "{}", stdout(&output));
 }
 
-#[test]
 fn a_failing_case_shows_what_was_sent_cut_and_full_shows_it_whole() {
     let dir = tempfile::tempdir().expect("temp dir");
     added(dir.path(), "wrong", "a &amp;amp; b", "a &amp; b", 60);
@@ -122,13 +114,11 @@ fn a_failing_case_shows_what_was_sent_cut_and_full_shows_it_whole() {
     assert!(request.contains("\"p59\":{\"type\":\"string\"}") && !request.contains("bytes in all"), "{request}");
 }
 
-#[test]
 fn full_needs_a_case() {
     let output = tool(&["run", "--full"]);
     assert_eq!(output.status.code(), Some(2), "{}", everything(&output));
 }
 
-#[test]
 fn write_expected_failures_lists_the_failures_with_reasons_to_fill_in() {
     let dir = tempfile::tempdir().expect("temp dir");
     added(dir.path().join("cases").as_path(), "wrong", "a &amp;amp; b", "a &amp; b", 0);
@@ -153,7 +143,6 @@ fn write_expected_failures_lists_the_failures_with_reasons_to_fill_in() {
     assert!(stdout(&output).contains("STALE case RT-TOOL-8/wrong/wrong"), "{}", stdout(&output));
 }
 
-#[test]
 fn compare_prints_verdicts_and_statuses_in_words() {
     let dir = tempfile::tempdir().expect("temp dir");
     added(dir.path().join("cases").as_path(), "wrong", "a &amp;amp; b", "a &amp; b", 0);
@@ -171,7 +160,6 @@ fn compare_prints_verdicts_and_statuses_in_words() {
     assert!(!printed.contains("does_not_conform"), "{printed}");
 }
 
-#[test]
 fn show_of_a_case_of_a_rule_with_no_text_in_specs_gives_its_rule_file_summary() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::create_dir(dir.path().join("TOY-1")).expect("mkdir");
@@ -205,3 +193,15 @@ fn show_of_a_case_of_a_rule_with_no_text_in_specs_gives_its_rule_file_summary() 
     );
     assert!(printed.contains("(no rule text in specs/ for this clause"), "{printed}");
 }
+
+tests![
+    check_accepts_a_folder_of_new_cases_and_run_adds_them_to_the_built_in_corpus,
+    an_added_file_may_not_replace_a_built_in_one,
+    show_prints_the_case_its_rule_sentence_the_wire_and_why,
+    show_explains_an_added_case,
+    a_failing_case_shows_what_was_sent_cut_and_full_shows_it_whole,
+    full_needs_a_case,
+    write_expected_failures_lists_the_failures_with_reasons_to_fill_in,
+    compare_prints_verdicts_and_statuses_in_words,
+    show_of_a_case_of_a_rule_with_no_text_in_specs_gives_its_rule_file_summary,
+];

@@ -29,7 +29,6 @@ fn cargo(dir: &Path) -> Command {
     command
 }
 
-#[test]
 fn serde_json_has_only_its_defaults_in_a_dependent_crate() {
     let dir = tempfile::tempdir().unwrap();
     downstream(dir.path());
@@ -60,7 +59,6 @@ fn serde_json_has_only_its_defaults_in_a_dependent_crate() {
 
 /// The fork's own `from_str` accepts comments and trailing commas, so every parse of JSON text in
 /// the suite goes through `tool_conformance::json::{from_str, from_slice}`, which are strict.
-#[test]
 fn json_text_is_parsed_only_by_the_strict_functions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut offenders = Vec::new();
@@ -70,7 +68,7 @@ fn json_text_is_parsed_only_by_the_strict_functions() {
             if path.extension().is_none_or(|e| e != "rs") || path.ends_with("src/json/mod.rs") {
                 continue;
             }
-            if path.components().any(|c| c.as_os_str() == "downstream") || path.ends_with("tests/feature_leakage.rs") {
+            if path.components().any(|c| c.as_os_str() == "downstream") || path.ends_with("tests/it/feature_leakage.rs") {
                 continue;
             }
             let text = std::fs::read_to_string(path).expect("a source file");
@@ -85,3 +83,8 @@ fn json_text_is_parsed_only_by_the_strict_functions() {
     }
     assert!(offenders.is_empty(), "JSON parsed outside tool_conformance::json:\n{}", offenders.join("\n"));
 }
+
+tests![
+    serde_json_has_only_its_defaults_in_a_dependent_crate,
+    json_text_is_parsed_only_by_the_strict_functions,
+];

@@ -42,7 +42,6 @@ fn config(seed: u64, cases: u64) -> FuzzConfig {
     FuzzConfig { seed, cases: Some(cases), ..FuzzConfig::default() }
 }
 
-#[test]
 fn the_reference_has_no_finding() {
     let report = fuzz(&mut Reference::new(), &config(7, REFERENCE_CASES), &mut |_| {}, &|_| false);
     assert_eq!(report.cases, REFERENCE_CASES);
@@ -104,7 +103,6 @@ fn hunt(entry: catalog_entry::Entry, corpus: &Corpus, dir: &Path) -> Hunt {
     Hunt { line, found: true, reproduced }
 }
 
-#[test]
 fn every_defect_is_found_in_its_clause_and_its_case_reproduces() {
     let defects = catalog::all();
     let corpus = Corpus::embedded().expect("the corpus");
@@ -169,7 +167,6 @@ fn every_defect_is_found_in_its_clause_and_its_case_reproduces() {
     );
 }
 
-#[test]
 fn a_written_finding_is_accepted_and_reproduces() {
     let dir = tempfile::tempdir().expect("temp dir");
     let entry = catalog::all().into_iter().find(|e| e.name == "lax-coercion").expect("the defect");
@@ -203,3 +200,9 @@ fn a_written_finding_is_accepted_and_reproduces() {
     assert_eq!(ran.outcomes.len(), 1, "{id}");
     assert!(ran.breaks_a_rule(), "the written case does not reproduce: {:?}", ran.outcomes[0].status);
 }
+
+tests![
+    the_reference_has_no_finding,
+    every_defect_is_found_in_its_clause_and_its_case_reproduces,
+    a_written_finding_is_accepted_and_reproduces,
+];

@@ -24,25 +24,22 @@ use tool_conformance::Reference;
 use tool_conformance::serve::Server;
 
 /// The environment variable that turns this binary into a broken implementation.
-const MODE: &str = "GAUNTLET_MODE";
+pub(crate) const MODE: &str = "GAUNTLET_MODE";
 /// No run of the gauntlet may take longer than this.
 const BOUND: Duration = Duration::from_secs(40);
 
-fn main() {
-    if let Ok(mode) = std::env::var(MODE) {
-        broken(&mode);
-    }
-    let args = libtest_mimic::Arguments::from_args();
+/// The gauntlet's trials, each named `gauntlet::` and what it runs.
+pub(crate) fn trials() -> Vec<libtest_mimic::Trial> {
     let mut trials = Vec::new();
     for (mode, expected) in STDIO_MODES {
-        trials.push(libtest_mimic::Trial::test(format!("stdio::{mode}"), move || {
+        trials.push(libtest_mimic::Trial::test(format!("gauntlet::stdio::{mode}"), move || {
             run_stdio(mode, expected, &[]).map_err(Into::into)
         }));
     }
-    trials.push(libtest_mimic::Trial::test("stdio::crash-on-7 with --jobs 2", || {
+    trials.push(libtest_mimic::Trial::test("gauntlet::stdio::crash-on-7 with --jobs 2", || {
         run_stdio("crash-on:7", "gauntlet: crashing on request 7", &["--jobs", "2"]).map_err(Into::into)
     }));
-    trials.push(libtest_mimic::Trial::test("stdio::missing-fields with --validate-protocol", || {
+    trials.push(libtest_mimic::Trial::test("gauntlet::stdio::missing-fields with --validate-protocol", || {
         run_stdio(
             "missing-fields",
             "does not match schemas/protocol.schema.json: at #/$defs/",
@@ -50,25 +47,25 @@ fn main() {
         )
         .map_err(Into::into)
     }));
-    trials.push(libtest_mimic::Trial::test("identity::stdio with --jobs 1 and --jobs 4", || {
+    trials.push(libtest_mimic::Trial::test("gauntlet::identity::stdio with --jobs 1 and --jobs 4", || {
         stdio_reports_are_identical().map_err(Into::into)
     }));
-    trials.push(libtest_mimic::Trial::test("identity::http on other ports and over two URLs", || {
+    trials.push(libtest_mimic::Trial::test("gauntlet::identity::http on other ports and over two URLs", || {
         http_reports_are_identical().map_err(Into::into)
     }));
-    trials.push(libtest_mimic::Trial::test("stdio::lone-surrogate is judged, not refused", || {
+    trials.push(libtest_mimic::Trial::test("gauntlet::stdio::lone-surrogate is judged, not refused", || {
         lone_surrogates_are_judged(&[]).map_err(Into::into)
     }));
-    trials.push(libtest_mimic::Trial::test("stdio::lone-surrogate with --validate-protocol", || {
+    trials.push(libtest_mimic::Trial::test("gauntlet::stdio::lone-surrogate with --validate-protocol", || {
         lone_surrogates_are_judged(&["--validate-protocol"]).map_err(Into::into)
     }));
     for (mode, expected) in HTTP_MODES {
-        trials.push(libtest_mimic::Trial::test(format!("http::{mode}"), move || {
+        trials.push(libtest_mimic::Trial::test(format!("gauntlet::http::{mode}"), move || {
             let url = if mode == "connection-refused" { refused_url() } else { fake_http(mode) };
             gauntlet(mode, &["--http", &url], expected).map_err(Into::into)
         }));
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// Each stdio mode, and words some error reason of its run must hold.
@@ -176,7 +173,7 @@ fn tail(text: &str, lines: usize) -> String {
 
 /// This binary as a broken implementation: the reference behind protocol v1 on stdin and stdout,
 /// with the fault `mode` names. Never returns.
-fn broken(mode: &str) -> ! {
+pub(crate) fn broken(mode: &str) -> ! {
     let (name, argument) = mode.split_once(':').unwrap_or((mode, ""));
     if name == "judged-faults" || name == "lone-surrogate" {
         judged_over_stdio(name);

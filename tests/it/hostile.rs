@@ -171,7 +171,6 @@ const FORGERY: &str = "x\u{1b}]0;owned\u{7}\u{1b}[2K\r\n0 regressions, all clear
 // ---------------------------------------------------------------------------------------------
 // serve --http: no client can kill or starve it
 
-#[test]
 fn serve_http_answers_a_declared_terabyte_body_with_413_and_stays_up() {
     let mut served = Served::start(&[]);
     let mut stream = TcpStream::connect(served.address).expect("connect");
@@ -183,7 +182,6 @@ fn serve_http_answers_a_declared_terabyte_body_with_413_and_stays_up() {
     assert_eq!(fresh_start(served.address).0, 200);
 }
 
-#[test]
 fn serve_http_refuses_a_head_past_64_kib_with_431_before_it_ends() {
     let mut served = Served::start(&[]);
     let mut stream = TcpStream::connect(served.address).expect("connect");
@@ -207,7 +205,6 @@ fn serve_http_refuses_a_head_past_64_kib_with_431_before_it_ends() {
     assert_eq!(fresh_start(address).0, 200);
 }
 
-#[test]
 fn serve_http_cuts_bodies_that_never_come_at_the_request_timeout_and_serves_a_fresh_client_meanwhile() {
     let options = short_options();
     let address = serve_here(options.clone());
@@ -231,7 +228,6 @@ fn serve_http_cuts_bodies_that_never_come_at_the_request_timeout_and_serves_a_fr
     assert!(began.elapsed() < bound, "the 408s came after {:?}", began.elapsed());
 }
 
-#[test]
 fn serve_http_cuts_a_dripping_head_at_the_request_timeout() {
     let options = short_options();
     let address = serve_here(options.clone());
@@ -254,7 +250,6 @@ fn serve_http_cuts_a_dripping_head_at_the_request_timeout() {
     let _ = dripping.join();
 }
 
-#[test]
 fn serve_http_past_its_connection_cap_closes_an_idle_connection_or_answers_503() {
     let options = HttpOptions { max_connections: 3, ..short_options() };
     let address = serve_here(options);
@@ -292,7 +287,6 @@ fn serve_http_past_its_connection_cap_closes_an_idle_connection_or_answers_503()
     drop((busy, third));
 }
 
-#[test]
 fn serve_http_refuses_a_non_loopback_address_without_allow_remote() {
     let child = Command::new(BIN)
         .args(["serve", "--http", "0.0.0.0:0"])
@@ -327,7 +321,6 @@ fn case_dir(dir: &Path, name: &str, body: &str) -> PathBuf {
     cases
 }
 
-#[test]
 fn an_alias_bomb_case_file_is_refused_at_its_line_and_column_within_100_mb() {
     let dir = tempfile::tempdir().expect("tempdir");
     let cases = case_dir(dir.path(), "bomb.yaml", &alias_bomb());
@@ -339,7 +332,6 @@ fn an_alias_bomb_case_file_is_refused_at_its_line_and_column_within_100_mb() {
     }
 }
 
-#[test]
 fn a_30000_deep_block_nesting_is_refused_at_its_line_and_column_within_100_mb() {
     let dir = tempfile::tempdir().expect("tempdir");
     let cases = case_dir(dir.path(), "deep.yaml", &("- ".repeat(30_000) + "x\n"));
@@ -351,7 +343,6 @@ fn a_30000_deep_block_nesting_is_refused_at_its_line_and_column_within_100_mb() 
     assert!(stderr.len() < 2000, "a {}-byte error", stderr.len());
 }
 
-#[test]
 fn an_alias_bomb_expected_failures_file_is_refused_within_100_mb() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("expected.yaml");
@@ -361,7 +352,6 @@ fn an_alias_bomb_expected_failures_file_is_refused_within_100_mb() {
     assert!(text(&output.stderr).contains("expected.yaml:4:"), "{}", text(&output.stderr));
 }
 
-#[test]
 fn expected_failures_from_dev_zero_is_refused_within_100_mb() {
     let output = run_within(&["run", "--expected-failures", "/dev/zero"], 100);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
@@ -372,7 +362,6 @@ fn expected_failures_from_dev_zero_is_refused_within_100_mb() {
 // ---------------------------------------------------------------------------------------------
 // Inert on every terminal and renderer
 
-#[test]
 fn compare_prints_no_terminal_control_from_a_standing_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let old = real_standing(dir.path());
@@ -401,7 +390,6 @@ fn published(dir: &Path, name: &str) -> PathBuf {
     reports
 }
 
-#[test]
 fn table_prints_no_terminal_control_on_stdout_or_stderr() {
     let dir = tempfile::tempdir().expect("tempdir");
     let reports = published(dir.path(), &format!("fw{}", &FORGERY[..FORGERY.find('\r').unwrap()]));
@@ -412,7 +400,6 @@ fn table_prints_no_terminal_control_on_stdout_or_stderr() {
     assert!(!stderr.chars().any(acts_on_a_terminal), "{stderr:?}");
 }
 
-#[test]
 fn table_renders_a_hostile_folder_name_as_text_in_its_link() {
     use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
     let dir = tempfile::tempdir().expect("tempdir");
@@ -466,7 +453,6 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8(out).expect("utf-8")
 }
 
-#[test]
 fn readme_prints_no_terminal_control_from_a_standing_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut standing = real_standing(dir.path());
@@ -483,7 +469,6 @@ fn readme_prints_no_terminal_control_from_a_standing_file() {
     assert!(!stdout.chars().any(acts_on_a_terminal), "{stdout:?}");
 }
 
-#[test]
 fn an_error_message_prints_no_terminal_control_from_a_file_or_its_name() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join(format!("expected{FORGERY}.yaml"));
@@ -495,7 +480,6 @@ fn an_error_message_prints_no_terminal_control_from_a_file_or_its_name() {
     assert!(!stderr.chars().any(acts_on_a_terminal), "{stderr:?}");
 }
 
-#[test]
 fn fuzz_prints_no_terminal_control_from_an_implementation() {
     // The reference behind a filter that puts the forgery into every answer's strings, and on
     // stderr.
@@ -530,7 +514,6 @@ fn left_running(marker: &str) -> bool {
     !pids.is_empty()
 }
 
-#[test]
 fn an_adapter_behind_sh_c_that_forks_leaves_no_process_after_the_run() {
     // A sleep with a length no other process has, so it can be found.
     let marker = format!("{}.{}", 300 + std::process::id() % 100, std::process::id());
@@ -542,7 +525,6 @@ fn an_adapter_behind_sh_c_that_forks_leaves_no_process_after_the_run() {
     assert!(!left, "a process the adapter started outlived the run");
 }
 
-#[test]
 fn the_reason_says_the_adapter_exited_when_a_process_it_started_holds_its_stdout() {
     let marker = format!("{}.{}", 200 + std::process::id() % 100, std::process::id());
     let adapter = format!("sh -c 'sleep {marker} & exit 3'");
@@ -558,7 +540,6 @@ fn the_reason_says_the_adapter_exited_when_a_process_it_started_holds_its_stdout
 // ---------------------------------------------------------------------------------------------
 // Round trips and plain answers
 
-#[test]
 fn a_case_file_whose_name_cannot_be_written_back_in_expected_failures_is_refused_at_check() {
     let dir = tempfile::tempdir().expect("tempdir");
     let case = "groups:\n  - input_schema: { type: object, properties: { title: { type: string } } }\n    cases:\n\
@@ -589,7 +570,6 @@ fn a_case_file_whose_name_cannot_be_written_back_in_expected_failures_is_refused
     assert_ne!(output.status.code(), Some(2), "{}", text(&output.stderr));
 }
 
-#[test]
 fn the_report_writer_never_writes_through_a_symlink() {
     let dir = tempfile::tempdir().expect("tempdir");
     let report = dir.path().join("report");
@@ -604,7 +584,6 @@ fn the_report_writer_never_writes_through_a_symlink() {
     assert!(std::fs::read_to_string(report.join("standing.json")).expect("standing.json").starts_with('{'));
 }
 
-#[test]
 fn a_response_with_seq_twice_is_refused_with_a_reason_that_says_so() {
     let start = r#"{"seq":7,"seq":0,"protocol":1,"implementation":{"name":"x","version":"1","language":"sh"},"rules":["RT-TOOL-8"],"transports":["direct"]}"#;
     let adapter = format!("sh -c 'read line; echo {}; sleep 5'", shell_quote(start).replace('\'', r"'\''"));
@@ -613,7 +592,6 @@ fn a_response_with_seq_twice_is_refused_with_a_reason_that_says_so() {
     assert!(printed.contains(r#"the start response has the key "seq" twice"#), "{printed}");
 }
 
-#[test]
 fn a_gzip_answer_is_named_by_its_content_encoding() {
     // `{"seq":0,"protocol":1}`, gzip-compressed.
     const GZIP: [u8; 42] = [
@@ -652,3 +630,28 @@ fn a_gzip_answer_is_named_by_its_content_encoding() {
     assert!(printed.contains("Content-Encoding: gzip"), "{printed}");
     assert!(!printed.contains("not UTF-8"), "{printed}");
 }
+
+tests![
+    serve_http_answers_a_declared_terabyte_body_with_413_and_stays_up,
+    serve_http_refuses_a_head_past_64_kib_with_431_before_it_ends,
+    serve_http_cuts_bodies_that_never_come_at_the_request_timeout_and_serves_a_fresh_client_meanwhile,
+    serve_http_cuts_a_dripping_head_at_the_request_timeout,
+    serve_http_past_its_connection_cap_closes_an_idle_connection_or_answers_503,
+    serve_http_refuses_a_non_loopback_address_without_allow_remote,
+    an_alias_bomb_case_file_is_refused_at_its_line_and_column_within_100_mb,
+    a_30000_deep_block_nesting_is_refused_at_its_line_and_column_within_100_mb,
+    an_alias_bomb_expected_failures_file_is_refused_within_100_mb,
+    expected_failures_from_dev_zero_is_refused_within_100_mb,
+    compare_prints_no_terminal_control_from_a_standing_file,
+    table_prints_no_terminal_control_on_stdout_or_stderr,
+    table_renders_a_hostile_folder_name_as_text_in_its_link,
+    readme_prints_no_terminal_control_from_a_standing_file,
+    an_error_message_prints_no_terminal_control_from_a_file_or_its_name,
+    fuzz_prints_no_terminal_control_from_an_implementation,
+    an_adapter_behind_sh_c_that_forks_leaves_no_process_after_the_run,
+    the_reason_says_the_adapter_exited_when_a_process_it_started_holds_its_stdout,
+    a_case_file_whose_name_cannot_be_written_back_in_expected_failures_is_refused_at_check,
+    the_report_writer_never_writes_through_a_symlink,
+    a_response_with_seq_twice_is_refused_with_a_reason_that_says_so,
+    a_gzip_answer_is_named_by_its_content_encoding,
+];

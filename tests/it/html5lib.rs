@@ -52,7 +52,6 @@ fn text_content_tests(dir: &Path) -> Vec<(String, String, String, String)> {
     out
 }
 
-#[test]
 fn one_pass_decodes_text_content_as_html5lib_says() {
     let tests = text_content_tests(&data_dir());
     assert!(tests.len() > 4000, "expected the full html5lib entity tests, found {}", tests.len());
@@ -72,7 +71,6 @@ fn one_pass_decodes_text_content_as_html5lib_says() {
     );
 }
 
-#[test]
 fn the_data_is_the_html5lib_files_with_their_licence() {
     let dir = data_dir();
     let licence = read(&dir.join("LICENSE"));
@@ -89,3 +87,8 @@ fn the_data_is_the_html5lib_files_with_their_licence() {
     // The suite's docs (docs/interpretations.md) cite this count.
     assert_eq!(tests.len(), 4617, "the html5lib files yield a different number of text-content tests");
 }
+
+tests![
+    one_pass_decodes_text_content_as_html5lib_says,
+    the_data_is_the_html5lib_files_with_their_licence,
+];

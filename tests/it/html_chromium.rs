@@ -186,7 +186,6 @@ fn check_dom(what: &str, dom: &str) {
     assert!(dom.contains("&quot;note&quot;") || dom.contains("\"note\""), "{what}: received arguments are not shown");
 }
 
-#[test]
 fn the_page_renders_its_summary_and_injections_stay_text() {
     let binary = chromium_binary();
     assert!(
@@ -219,3 +218,7 @@ fn the_page_renders_its_summary_and_injections_stay_text() {
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "the screenshot is a PNG");
     assert!(png.len() > 20_000, "the screenshot is nearly empty ({} bytes): the page did not render", png.len());
 }
+
+tests![
+    the_page_renders_its_summary_and_injections_stay_text,
+];

@@ -7,9 +7,10 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use yaml_rust2::{Yaml, YamlLoader};
+use crate::util::root;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tool-conformance");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -21,10 +22,6 @@ const TARGETS: [&str; 5] = [
     "x86_64-apple-darwin",
     "x86_64-pc-windows-msvc",
 ];
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn read(path: &str) -> String {
     fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("read {path}: {e}"))
@@ -52,7 +49,6 @@ fn manifest_value(table: &str, key: &str) -> Option<String> {
     None
 }
 
-#[test]
 fn the_manifest_names_the_canonical_repository_and_its_licenses() {
     assert_eq!(manifest_value("package", "repository").as_deref(), Some(REPOSITORY));
     assert_eq!(manifest_value("package", "homepage").as_deref(), Some(REPOSITORY));
@@ -85,7 +81,6 @@ fn binstall_url(target: &str) -> String {
         .replace("{ archive-suffix }", suffix)
 }
 
-#[test]
 fn the_release_assets_are_the_ones_binstall_points_at() {
     let release = yaml(".github/workflows/release.yml");
     assert!(!release["on"]["push"]["tags"].is_badvalue(), "released on a tag");
@@ -132,7 +127,6 @@ fn build_line(text: &str) -> String {
     kept.join(" ")
 }
 
-#[test]
 fn the_dockerfile_parses_and_builds_what_the_release_builds_with_the_corpus_inside() {
     let dockerfile = read("Dockerfile");
     let known = ["FROM", "RUN", "COPY", "WORKDIR", "ENTRYPOINT", "CMD", "ENV", "ARG", "LABEL"];
@@ -167,7 +161,6 @@ fn the_dockerfile_parses_and_builds_what_the_release_builds_with_the_corpus_insi
     }
 }
 
-#[test]
 fn the_action_parses() {
     let action = yaml("action.yml");
     assert_eq!(action["runs"]["using"].as_str(), Some("composite"));
@@ -224,7 +217,6 @@ fn release_folder() -> tempfile::TempDir {
     dir
 }
 
-#[test]
 #[cfg(target_os = "linux")]
 fn the_gitlab_template_runs_and_leaves_its_junit_report() {
     let template = yaml("ci/gitlab.yml");
@@ -261,7 +253,6 @@ fn snippets(readme: &str, section: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
 fn the_readme_names_no_placeholder_and_its_snippets_use_what_the_tested_files_declare() {
     let readme = read("README.md");
     for placeholder in ["OWNER", "<owner>", "example.com/tool-conformance"] {
@@ -316,3 +307,12 @@ fn the_readme_names_no_placeholder_and_its_snippets_use_what_the_tested_files_de
         assert!(install.contains(way), "README's Install shows {way}");
     }
 }
+
+tests![
+    the_manifest_names_the_canonical_repository_and_its_licenses,
+    the_release_assets_are_the_ones_binstall_points_at,
+    the_dockerfile_parses_and_builds_what_the_release_builds_with_the_corpus_inside,
+    the_action_parses,
+    #[cfg(target_os = "linux")] the_gitlab_template_runs_and_leaves_its_junit_report,
+    the_readme_names_no_placeholder_and_its_snippets_use_what_the_tested_files_declare,
+];

@@ -19,7 +19,6 @@ fn docs() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).expect("docs/protocol.md")
 }
 
-#[test]
 fn the_prose_documents_every_command_and_every_required_field() {
     let (schema, docs) = (schema(), docs());
     let defs = schema["$defs"].as_object().expect("$defs");
@@ -45,7 +44,6 @@ fn the_prose_documents_every_command_and_every_required_field() {
     }
 }
 
-#[test]
 fn every_message_of_a_whole_run_matches_the_schema() {
     // Through the in-process loopback with validation on, every request and every response of
     // the run is checked; a violation would be an error outcome.
@@ -66,7 +64,6 @@ fn every_message_of_a_whole_run_matches_the_schema() {
     assert_eq!(ran.run, in_process, "through the protocol the run differs from in process");
 }
 
-#[test]
 fn every_request_the_harness_builds_matches_the_schema() {
     let schema = ProtocolSchema::load().expect("the schema compiles");
     let tool = tool_conformance::Tool { name: "t".into(), description: None, input_schema: json!({"type": "object"}) };
@@ -86,7 +83,6 @@ fn every_request_the_harness_builds_matches_the_schema() {
     assert!(schema.check_request(Command::Start, &bad).is_err());
 }
 
-#[test]
 fn broken_responses_are_refused_at_the_schema_path_to_look_at() {
     let schema = ProtocolSchema::load().expect("the schema compiles");
     let cases = [
@@ -139,7 +135,6 @@ fn broken_responses_are_refused_at_the_schema_path_to_look_at() {
     }
 }
 
-#[test]
 fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {
     use tool_conformance::Limits;
     use tool_conformance::case::{Check, Expect};
@@ -202,7 +197,6 @@ impl tool_conformance::Target for Refusing {
     }
 }
 
-#[test]
 fn a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must_refuse_too() {
     use tool_conformance::case::{Check, Expect};
     use tool_conformance::judge::passes_validation;
@@ -271,7 +265,6 @@ impl tool_conformance::Target for Executing {
     }
 }
 
-#[test]
 fn a_failing_case_shows_the_same_exchange_whatever_ran_before_it_on_its_instance() {
     use tool_conformance::case::{Case, Check};
     use tool_conformance::peer::remote::Remote;
@@ -314,3 +307,13 @@ fn a_failing_case_shows_the_same_exchange_whatever_ran_before_it_on_its_instance
     }
     assert!(compared > 0, "no two failing invoke cases with the same tools");
 }
+
+tests![
+    the_prose_documents_every_command_and_every_required_field,
+    every_message_of_a_whole_run_matches_the_schema,
+    every_request_the_harness_builds_matches_the_schema,
+    broken_responses_are_refused_at_the_schema_path_to_look_at,
+    a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it,
+    a_normalize_answered_rejected_fails_its_case_unless_a_validating_runtime_must_refuse_too,
+    a_failing_case_shows_the_same_exchange_whatever_ran_before_it_on_its_instance,
+];

@@ -26,7 +26,6 @@ fn session() -> Vec<(char, String)> {
         .collect()
 }
 
-#[test]
 fn the_documented_session_matches_the_schema_line_by_line() {
     let schema = ProtocolSchema::load().expect("the schema compiles");
     let lines = session();
@@ -51,7 +50,6 @@ fn the_documented_session_matches_the_schema_line_by_line() {
     }
 }
 
-#[test]
 fn the_reference_answers_the_documented_session_exactly() {
     let lines = session();
     let requests: String = lines.iter().filter(|(m, _)| *m == '>').map(|(_, t)| format!("{t}\n")).collect();
@@ -63,3 +61,8 @@ fn the_reference_answers_the_documented_session_exactly() {
     let answered: Vec<&str> = output.lines().collect();
     assert_eq!(answered, expected, "the reference answers the documented session otherwise");
 }
+
+tests![
+    the_documented_session_matches_the_schema_line_by_line,
+    the_reference_answers_the_documented_session_exactly,
+];

@@ -22,7 +22,6 @@ use tool_conformance::{Corpus, Reference, Selection};
 
 const REGENERATE: &str = "cargo run -- run --report reports/reference";
 
-#[test]
 fn reports_reference_is_current() {
     let corpus = Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
     let report = Report::for_corpus(&corpus, &run(&corpus, &Selection::all(), &mut Reference::new()));
@@ -62,7 +61,6 @@ fn reports_reference_is_current() {
 
 /// reports/README.md is the table `tool-conformance table reports` makes of the standings
 /// published in reports/, and every failure in them has an expected-failures reason.
-#[test]
 fn reports_readme_is_the_table_of_the_published_standings() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports");
     let standings = tool_conformance::report::table::load_all(&dir).expect("the published standings load");
@@ -82,7 +80,6 @@ fn reports_readme_is_the_table_of_the_published_standings() {
 }
 
 /// Every reports/<name>/README.md is what `tool-conformance readme reports/<name>` writes now.
-#[test]
 fn every_published_readme_is_current() {
     let corpus = Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
     let reports = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports");
@@ -114,3 +111,9 @@ fn every_published_readme_is_current() {
     assert!(folders.len() >= 3, "only {} published standings", folders.len());
     assert!(stale.is_empty(), "{}", stale.join("\n"));
 }
+
+tests![
+    reports_reference_is_current,
+    reports_readme_is_the_table_of_the_published_standings,
+    every_published_readme_is_current,
+];

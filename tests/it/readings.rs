@@ -118,7 +118,6 @@ fn print_table(title: &str, findings: &[Finding]) {
     println!();
 }
 
-#[test]
 fn allowed_readings_fail_no_required_case() {
     let corpus = corpus();
     let findings = find_all(&corpus, allowed::all);
@@ -140,7 +139,6 @@ fn allowed_readings_fail_no_required_case() {
     );
 }
 
-#[test]
 fn ruled_out_readings_are_caught_by_their_clauses() {
     let corpus = corpus();
     let findings = find_all(&corpus, ruled_out::all);
@@ -166,7 +164,6 @@ fn ruled_out_readings_are_caught_by_their_clauses() {
 
 /// Each variant changes something the corpus sees: a variant that runs like the reference proves
 /// nothing about its reading.
-#[test]
 fn every_variant_differs_from_the_reference() {
     let corpus = corpus();
     let reference = run(&corpus, &Selection::all(), &mut Defective::new("none", Box::new(NoDefect))).outcomes;
@@ -187,7 +184,6 @@ fn every_variant_differs_from_the_reference() {
 
 /// The cut-down table is HTML 4.01's: 252 distinct names, each one the WHATWG table also has, and
 /// the decoder built on it agrees with the reference wherever HTML 4 knows the reference.
-#[test]
 fn the_html4_table_is_html4() {
     let names: BTreeSet<&str> = ruled_out::HTML4_NAMES.iter().copied().collect();
     assert_eq!(names.len(), 252);
@@ -211,7 +207,6 @@ fn the_html4_table_is_html4() {
 /// The fuzzer is held to the same line as the corpus: against an implementation that takes a
 /// reading the texts leave open it makes no required finding, so a generated case never tells a
 /// careful reader "does not conform".
-#[test]
 fn the_fuzzer_makes_no_required_finding_against_an_allowed_reading() {
     use tool_conformance::fuzz::{FuzzConfig, fuzz};
     use tool_conformance::report::fuzz::render;
@@ -252,7 +247,6 @@ const FUZZ_UNREACHED: &[(&str, &str)] = &[
 
 /// And it still catches a reading the texts rule out, in one of the clauses that reading breaks,
 /// but for the gaps [`FUZZ_UNREACHED`] names; a gap that closes must leave the list.
-#[test]
 fn the_fuzzer_catches_every_ruled_out_reading_in_its_clauses() {
     use tool_conformance::fuzz::{FuzzConfig, fuzz};
     let mut missed = Vec::new();
@@ -277,3 +271,12 @@ fn the_fuzzer_catches_every_ruled_out_reading_in_its_clauses() {
     assert!(missed.is_empty(), "ruled-out readings the fuzzer did not catch in their clauses:\n{}", missed.join("\n"));
     assert!(closed.is_empty(), "caught now, so remove from FUZZ_UNREACHED: {closed:?}");
 }
+
+tests![
+    allowed_readings_fail_no_required_case,
+    ruled_out_readings_are_caught_by_their_clauses,
+    every_variant_differs_from_the_reference,
+    the_html4_table_is_html4,
+    the_fuzzer_makes_no_required_finding_against_an_allowed_reading,
+    the_fuzzer_catches_every_ruled_out_reading_in_its_clauses,
+];

@@ -5,7 +5,6 @@
 
 use std::process::Command;
 
-#[test]
 fn readme_console_examples_print_what_the_readme_shows() {
     trycmd::TestCases::new()
         .register_bin("tool-conformance", std::path::PathBuf::from(env!("CARGO_BIN_EXE_tool-conformance")))
@@ -16,7 +15,6 @@ fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md")
 }
 
-#[test]
 fn readme_standing_snippet_rows_are_rows_of_the_reference_standing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let status = Command::new(std::path::PathBuf::from(env!("CARGO_BIN_EXE_tool-conformance")))
@@ -41,3 +39,8 @@ fn readme_standing_snippet_rows_are_rows_of_the_reference_standing() {
     let message = badge.split("\"message\": \"").nth(1).and_then(|m| m.split('"').next()).expect("a message");
     assert!(readme.contains(&format!("`{message}` in green")), "the README's green badge is not {message:?}");
 }
+
+tests![
+    readme_console_examples_print_what_the_readme_shows,
+    readme_standing_snippet_rows_are_rows_of_the_reference_standing,
+];

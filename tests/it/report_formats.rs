@@ -5,19 +5,11 @@
 
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::{Command, Output};
 use tool_conformance::report::{Report, badge, json::REPORT_SCHEMA, junit};
 use tool_conformance::run::run;
 use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Target, TargetError, Tool};
 use tool_conformance::{Level, Status, Transport, View};
-
-fn tool(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tool-conformance")).args(args).output().expect("run the binary")
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
-}
+use crate::util::{text, tool};
 
 /// The reference with two defects: entity references are left as sent (so RT-TOOL-8 cases fail),
 /// and the `structured` transport cannot answer (so PLAT-162 cases error).
@@ -71,7 +63,6 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, document: &Value)
     assert!(errors.is_empty(), "{what} does not validate against schemas/report.schema.json:\n{}", errors.join("\n"));
 }
 
-#[test]
 fn run_report_writes_every_kind_of_file_byte_identical_from_run_to_run() {
     let out = tempfile::tempdir().unwrap();
     let (first, second) = (out.path().join("first"), out.path().join("second"));
@@ -97,7 +88,6 @@ fn run_report_writes_every_kind_of_file_byte_identical_from_run_to_run() {
     assert!(written["suite"]["corpus"]["digest"].as_str().unwrap().starts_with("sha256:"));
 }
 
-#[test]
 fn reports_have_no_timestamps_and_do_not_depend_on_the_run() {
     let corpus = corpus();
     let (one, two) = (flawed_report(&corpus).files(), flawed_report(&corpus).files());
@@ -111,7 +101,6 @@ fn reports_have_no_timestamps_and_do_not_depend_on_the_run() {
     }
 }
 
-#[test]
 fn standing_json_validates_against_its_schema_and_the_schema_has_teeth() {
     let validator = validator();
     let corpus = corpus();
@@ -132,7 +121,7 @@ fn standing_json_validates_against_its_schema_and_the_schema_has_teeth() {
     let document: Value = tool_conformance::json::from_str(&tool_conformance::report::json::render(&triaged)).unwrap();
     assert!(document["expected_failures"]["expected"].as_array().is_some_and(|a| !a.is_empty()));
     assert_valid(&validator, "a standing with expected failures", &document);
-    let fixture: Value = tool_conformance::json::from_str(include_str!("fixtures/report.json"))
+    let fixture: Value = tool_conformance::json::from_str(include_str!("../fixtures/report.json"))
         .expect("tests/fixtures/report.json is JSON");
     assert_valid(&validator, "tests/fixtures/report.json", &fixture);
 
@@ -156,7 +145,6 @@ fn standing_json_validates_against_its_schema_and_the_schema_has_teeth() {
     }
 }
 
-#[test]
 fn an_independent_junit_parser_reads_junit_xml_back() {
     let corpus = corpus();
     let report = flawed_report(&corpus);
@@ -211,7 +199,6 @@ fn an_independent_junit_parser_reads_junit_xml_back() {
     assert_eq!(sorted_ids, sorted_expected, "one testcase per case");
 }
 
-#[test]
 fn badges_are_shields_io_endpoints() {
     let corpus = corpus();
     // The flawed target fails RT-TOOL-8 cases (does not conform: red) and breaks on structured
@@ -236,7 +223,6 @@ fn badges_are_shields_io_endpoints() {
     }
 }
 
-#[test]
 fn compare_finds_regressions_and_progressions_and_exits_1_on_a_regression() {
     let corpus = corpus();
     let dir = tempfile::tempdir().unwrap();
@@ -271,3 +257,12 @@ fn compare_finds_regressions_and_progressions_and_exits_1_on_a_regression() {
     assert_eq!(missing.status.code(), Some(2), "{}", text(&missing));
     assert!(text(&missing).contains("no-such-standing.json"), "{}", text(&missing));
 }
+
+tests![
+    run_report_writes_every_kind_of_file_byte_identical_from_run_to_run,
+    reports_have_no_timestamps_and_do_not_depend_on_the_run,
+    standing_json_validates_against_its_schema_and_the_schema_has_teeth,
+    an_independent_junit_parser_reads_junit_xml_back,
+    badges_are_shields_io_endpoints,
+    compare_finds_regressions_and_progressions_and_exits_1_on_a_regression,
+];

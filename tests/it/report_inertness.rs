@@ -160,7 +160,6 @@ fn hidden_in(text: &str) -> Vec<String> {
     found
 }
 
-#[test]
 fn the_probe_fails_errors_and_describes_with_injections() {
     let report = probe_report();
     let kinds = |f: fn(&Outcome) -> bool| report.cases.iter().filter(|o| f(o)).count();
@@ -169,7 +168,6 @@ fn the_probe_fails_errors_and_describes_with_injections() {
     assert!(report.cases.iter().any(|o| matches!(&o.status, Status::Fail(f) if hidden_in(&f.pointer).len() > 3)));
 }
 
-#[test]
 fn junit_xml_parses_as_xml_and_shows_what_xml_forbids() {
     let xml = junit::render(&probe_report());
     let document = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("junit.xml is not well-formed: {e}"));
@@ -196,7 +194,6 @@ fn junit_xml_parses_as_xml_and_shows_what_xml_forbids() {
     assert!(junit_parser::from_reader(std::io::Cursor::new(xml.as_bytes())).is_ok(), "junit-parser reads it too");
 }
 
-#[test]
 fn the_xml_parser_refuses_what_xml_forbids() {
     for c in ['\u{ffff}', '\u{fffe}'] {
         let mut report = quick_junit::Report::new("r");
@@ -249,7 +246,6 @@ fn walk_markdown(markdown: &str) -> (String, Vec<String>) {
     (text, headings)
 }
 
-#[test]
 fn standing_md_renders_no_element_the_report_did_not_write() {
     let report = probe_report();
     let (text, headings) = walk_markdown(&markdown::render(&report));
@@ -264,7 +260,6 @@ fn standing_md_renders_no_element_the_report_did_not_write() {
     assert!(headings.iter().filter(|h| h.starts_with("H3 ")).all(|h| !h.contains("heading")), "{headings:#?}");
 }
 
-#[test]
 fn markdown_code_spans_hold_their_backticks() {
     let (text, _) = walk_markdown(&format!("a {} b\n", markdown::code("`` ` `` <img src=x>")));
     assert_eq!(text, "a \n`` ` `` <img src=x>\n b\n");
@@ -286,7 +281,6 @@ fn without_sgr(what: &str, text: &str) -> String {
     out
 }
 
-#[test]
 fn the_terminal_shows_controls_escaped_and_writes_only_its_own_colors() {
     let report = probe_report();
     let elapsed = Duration::from_millis(1234);
@@ -300,7 +294,6 @@ fn the_terminal_shows_controls_escaped_and_writes_only_its_own_colors() {
     assert_eq!(uncolored, plain, "colors are all the colored output adds");
 }
 
-#[test]
 fn cases_that_errored_for_one_reason_show_it_once() {
     let report = probe_report();
     let grouped =
@@ -310,7 +303,6 @@ fn cases_that_errored_for_one_reason_show_it_once() {
     assert_eq!(plain.matches("the schema could not be read").count(), 1);
 }
 
-#[test]
 fn an_implementation_that_did_not_start_is_shown_once_with_a_summary() {
     let corpus = corpus();
     let report = Report::for_corpus(&corpus, &run(&corpus, &Selection::all(), &mut Unstartable));
@@ -332,7 +324,6 @@ fn an_implementation_that_did_not_start_is_shown_once_with_a_summary() {
     assert_eq!(summary, expected);
 }
 
-#[test]
 fn the_summary_line_counts_every_status_and_never_enters_a_report_file() {
     let report = probe_report();
     let summary = terminal::summary_line(&report, Duration::from_secs(3), false);
@@ -356,7 +347,6 @@ fn the_summary_line_counts_every_status_and_never_enters_a_report_file() {
     }
 }
 
-#[test]
 fn standing_html_shows_stand_ins_and_controls_escaped() {
     let page = html::render(&probe_report());
     assert_shown("standing.html", &page);
@@ -364,7 +354,6 @@ fn standing_html_shows_stand_ins_and_controls_escaped() {
     assert!(!page.contains("<img src=x") && !page.contains("<script>alert"), "markup got through");
 }
 
-#[test]
 fn every_report_file_of_the_probe_run_is_written() {
     let report = probe_report();
     let dir = tempfile::tempdir().unwrap();
@@ -379,7 +368,6 @@ fn every_report_file_of_the_probe_run_is_written() {
 
 /// A failure whose values differ only in characters that render the same: a no-break space, a
 /// decomposed accent, a zero-width space.
-#[test]
 fn invisible_differences_show_in_every_format() {
     let failure = Failure::new(
         "arguments reaching the tool",
@@ -403,7 +391,6 @@ fn invisible_differences_show_in_every_format() {
     }
 }
 
-#[test]
 fn a_run_of_the_binary_ends_with_its_summary_line() {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tool-conformance"))
         .args(["run", "--rule", "PLAT-162"])
@@ -458,7 +445,6 @@ fn walk_readme(markdown: &str) -> (String, Vec<String>) {
     (text, links)
 }
 
-#[test]
 fn a_standing_readme_renders_no_element_the_page_did_not_write() {
     use tool_conformance::StatusKind;
     use tool_conformance::report::about::About;
@@ -526,3 +512,20 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
         assert!(line.chars().all(|c| (' '..='~').contains(&c)), "filled with more than printable ASCII: {line}");
     }
 }
+
+tests![
+    the_probe_fails_errors_and_describes_with_injections,
+    junit_xml_parses_as_xml_and_shows_what_xml_forbids,
+    the_xml_parser_refuses_what_xml_forbids,
+    standing_md_renders_no_element_the_report_did_not_write,
+    markdown_code_spans_hold_their_backticks,
+    the_terminal_shows_controls_escaped_and_writes_only_its_own_colors,
+    cases_that_errored_for_one_reason_show_it_once,
+    an_implementation_that_did_not_start_is_shown_once_with_a_summary,
+    the_summary_line_counts_every_status_and_never_enters_a_report_file,
+    standing_html_shows_stand_ins_and_controls_escaped,
+    every_report_file_of_the_probe_run_is_written,
+    invisible_differences_show_in_every_format,
+    a_run_of_the_binary_ends_with_its_summary_line,
+    a_standing_readme_renders_no_element_the_page_did_not_write,
+];

@@ -25,8 +25,8 @@ fn outcome(id: &str, level: Level, clauses: &[&str], status: Status) -> Outcome 
 
 fn fixed_report() -> Report {
     let catalog = Corpus::from_files(vec![
-        (PathBuf::from("PLAT-162/rule.yaml"), include_str!("../cases/PLAT-162/rule.yaml").to_string()),
-        (PathBuf::from("RT-TOOL-8/rule.yaml"), include_str!("../cases/RT-TOOL-8/rule.yaml").to_string()),
+        (PathBuf::from("PLAT-162/rule.yaml"), include_str!("../../cases/PLAT-162/rule.yaml").to_string()),
+        (PathBuf::from("RT-TOOL-8/rule.yaml"), include_str!("../../cases/RT-TOOL-8/rule.yaml").to_string()),
     ])
     .unwrap()
     .catalog;
@@ -116,32 +116,26 @@ fn expect(name: &str, actual: &str) {
     }
 }
 
-#[test]
 fn terminal_output() {
     expect("report.txt", &terminal::render(&fixed_report()));
 }
 
-#[test]
 fn markdown_output() {
     expect("report.md", &markdown::render(&fixed_report()));
 }
 
-#[test]
 fn json_output() {
     expect("report.json", &json_report::render(&fixed_report()));
 }
 
-#[test]
 fn junit_output() {
     expect("junit.xml", &junit::render(&fixed_report()));
 }
 
-#[test]
 fn html_output() {
     expect("standing.html", &html::render(&fixed_report()));
 }
 
-#[test]
 fn badge_output() {
     let badges = badge::render(&fixed_report());
     let names: Vec<&str> = badges.iter().map(|(name, _)| name.as_str()).collect();
@@ -161,7 +155,6 @@ fn triaged_report() -> Report {
     report.triaged(&file)
 }
 
-#[test]
 fn expected_failures_in_every_format() {
     let report = triaged_report();
     expect("expected-failures.txt", &terminal::render(&report));
@@ -173,7 +166,6 @@ fn expected_failures_in_every_format() {
     assert!(html::render(&report).contains("expected failure"));
 }
 
-#[test]
 fn the_standing_counts_and_verdicts() {
     let report = fixed_report();
     let rt = &report.standing.rules[0];
@@ -190,3 +182,14 @@ fn the_standing_counts_and_verdicts() {
     assert_eq!(tool_conformance::report::cell(&clause_4.counts, Level::Interpretation), "0/1, 1 error");
     assert_eq!(tool_conformance::report::cell(&clause_4.counts, Level::Informational), "1 seen");
 }
+
+tests![
+    terminal_output,
+    markdown_output,
+    json_output,
+    junit_output,
+    html_output,
+    badge_output,
+    expected_failures_in_every_format,
+    the_standing_counts_and_verdicts,
+];

@@ -62,7 +62,6 @@ fn agent() -> ureq::Agent {
     ureq::Agent::new_with_config(ureq::Agent::config_builder().http_status_as_error(false).proxy(None).build())
 }
 
-#[test]
 fn malformed_requests_get_a_4xx_and_a_json_error() {
     let address = start_server();
     let cases: [(&[u8], u16); 5] = [
@@ -89,7 +88,6 @@ fn malformed_requests_get_a_4xx_and_a_json_error() {
     assert_eq!(body, json!({"seq": 5, "unsupported": "no command \"dance\" in protocol v1"}));
 }
 
-#[test]
 fn keep_alive_and_pipelined_requests_on_one_connection() {
     let address = start_server();
     let mut stream = TcpStream::connect(address).expect("connect");
@@ -114,7 +112,6 @@ fn keep_alive_and_pipelined_requests_on_one_connection() {
     assert_eq!(parse(&rest).0, 200, "{}", String::from_utf8_lossy(&rest));
 }
 
-#[test]
 fn a_slow_client_is_cut_off_and_holds_nobody_up() {
     let address = start_server();
     // A body that stops half way, long or short, and a head that stops half way: each is answered
@@ -149,7 +146,6 @@ fn a_slow_client_is_cut_off_and_holds_nobody_up() {
     assert!(began.elapsed() < Duration::from_secs(3));
 }
 
-#[test]
 fn stays_up_under_concurrent_load_and_after_stop() {
     let address = start_server();
     let threads: Vec<_> = (0..16)
@@ -181,10 +177,17 @@ fn stays_up_under_concurrent_load_and_after_stop() {
     assert_eq!(body["implementation"]["name"], "tool-conformance reference");
 }
 
-#[test]
 fn binds_loopback_by_default() {
     assert_eq!(bind_address("8080").unwrap().to_string(), "127.0.0.1:8080");
     assert!(bind_address("localhost:8080").unwrap().ip().is_loopback());
     assert_eq!(bind_address("0.0.0.0:1").unwrap().to_string(), "0.0.0.0:1");
     assert!(bind_address("no port").is_err());
 }
+
+tests![
+    malformed_requests_get_a_4xx_and_a_json_error,
+    keep_alive_and_pipelined_requests_on_one_connection,
+    a_slow_client_is_cut_off_and_holds_nobody_up,
+    stays_up_under_concurrent_load_and_after_stop,
+    binds_loopback_by_default,
+];

@@ -95,7 +95,6 @@ fn counts(json: &str) -> String {
     format!("{by_status:?}")
 }
 
-#[test]
 fn in_process_over_stdio_and_over_http_the_standing_is_identical() {
     let (code, in_process) = standing(&[]);
     assert_eq!(code, Some(0));
@@ -111,7 +110,6 @@ fn in_process_over_stdio_and_over_http_the_standing_is_identical() {
     assert!(in_process == over_http, "over http the standing differs");
 }
 
-#[test]
 fn validating_the_protocol_changes_nothing_for_the_reference() {
     let (_, in_process) = standing(&[]);
     let (code, validated) = standing(&["--stdio", &serve_stdio(), "--validate-protocol"]);
@@ -122,7 +120,6 @@ fn validating_the_protocol_changes_nothing_for_the_reference() {
     assert!(in_process == loopback, "through the in-process protocol loopback the standing differs");
 }
 
-#[test]
 fn jobs_give_the_serial_reports() {
     let (_, serial) = reports(&[]);
     assert!(serial.len() >= 5, "{:?}", serial.keys());
@@ -138,7 +135,6 @@ fn jobs_give_the_serial_reports() {
     assert_eq!(differing(&serial, &jobs), Vec::<String>::new(), "over two HTTP instances");
 }
 
-#[test]
 fn jobs_over_http_need_one_url_per_instance() {
     let output = Command::new(bin())
         .args(["run", "--http", "http://127.0.0.1:9/", "--jobs", "2"])
@@ -148,7 +144,6 @@ fn jobs_over_http_need_one_url_per_instance() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("one per running instance"));
 }
 
-#[test]
 fn the_transcript_shows_every_exchange_with_timing() {
     for target in [vec![], vec!["--stdio".to_string(), serve_stdio()]] {
         let mut args = vec!["run".to_string(), "--case".into(), "PLAT-162/scenarios/*".into(), "--transcript".into()];
@@ -168,3 +163,11 @@ fn the_transcript_shows_every_exchange_with_timing() {
     let output = Command::new(bin()).args(["run", "--transcript"]).output().expect("run the binary");
     assert_eq!(output.status.code(), Some(2), "--transcript needs --case");
 }
+
+tests![
+    in_process_over_stdio_and_over_http_the_standing_is_identical,
+    validating_the_protocol_changes_nothing_for_the_reference,
+    jobs_give_the_serial_reports,
+    jobs_over_http_need_one_url_per_instance,
+    the_transcript_shows_every_exchange_with_timing,
+];

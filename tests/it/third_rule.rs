@@ -108,7 +108,6 @@ fn standing(corpus: &Corpus, bare_errors: bool) -> Standing {
     Standing::of_run(corpus, &ran.implementation, &ran.outcomes)
 }
 
-#[test]
 fn a_third_rule_from_files_alone_gets_its_own_standing() {
     let dir = corpus_with_toy("problems");
     let corpus = Corpus::from_dir(dir.path()).unwrap_or_else(|e| panic!("{e}"));
@@ -130,7 +129,6 @@ fn a_third_rule_from_files_alone_gets_its_own_standing() {
     assert_eq!(rows, [("TOY-1.untouched", 1), ("TOY-1.refused", 1)]);
 }
 
-#[test]
 fn a_rule_file_saying_one_error_holds_rejections_to_the_one_error() {
     let corpus = Corpus::from_dir(corpus_with_toy("one-error").path()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(standing(&corpus, false).rules[2].verdict, Verdict::Conforms, "the reference's error is the one error");
@@ -150,7 +148,6 @@ fn check(dir: &Path) -> (Option<i32>, String) {
     (output.status.code(), text)
 }
 
-#[test]
 fn check_lists_the_third_rule_and_names_its_clauses_without_a_required_case() {
     let dir = corpus_with_toy("problems");
     let (code, printed) = check(dir.path());
@@ -164,7 +161,6 @@ fn check_lists_the_third_rule_and_names_its_clauses_without_a_required_case() {
     assert!(printed.contains("no required case for TOY-1.later"), "{printed}");
 }
 
-#[test]
 fn a_case_of_a_level_its_rule_does_not_list_is_an_error_at_its_level() {
     let dir = corpus_with_toy("problems");
     let file = dir.path().join("TOY-1/basics.yaml");
@@ -184,3 +180,10 @@ fn a_case_of_a_level_its_rule_does_not_list_is_an_error_at_its_level() {
     assert_eq!(errors[0].to_string().split(": ").next(), Some("TOY-1/basics.yaml:9:9"), "{}", errors[0]);
     assert!(errors[0].to_string().contains("not among the levels of TOY-1"), "{}", errors[0]);
 }
+
+tests![
+    a_third_rule_from_files_alone_gets_its_own_standing,
+    a_rule_file_saying_one_error_holds_rejections_to_the_one_error,
+    check_lists_the_third_rule_and_names_its_clauses_without_a_required_case,
+    a_case_of_a_level_its_rule_does_not_list_is_an_error_at_its_level,
+];

@@ -102,7 +102,6 @@ fn has_enum(schema: &Value) -> bool {
     }
 }
 
-#[test]
 fn declining_everything_is_incomplete_and_fails_the_run() {
     let report = report(&mut DeclinesEverything);
     assert_eq!(verdicts(&report), [Verdict::Incomplete, Verdict::Incomplete]);
@@ -110,7 +109,6 @@ fn declining_everything_is_incomplete_and_fails_the_run() {
     no_green_badge(&report);
 }
 
-#[test]
 fn hiding_an_open_root_or_a_missing_enum_check_behind_unsupported_is_incomplete() {
     for declines in [closed_by_default as fn(&Value) -> bool, has_enum] {
         let report = report(&mut Hides { inner: Reference::new(), declines });
@@ -121,7 +119,6 @@ fn hiding_an_open_root_or_a_missing_enum_check_behind_unsupported_is_incomplete(
     }
 }
 
-#[test]
 fn declined_cases_listed_with_status_skip_let_the_run_pass_and_the_rule_stays_incomplete() {
     let report = report(&mut Hides { inner: Reference::new(), declines: has_enum });
     let skipped: Vec<String> = report
@@ -145,7 +142,6 @@ fn declined_cases_listed_with_status_skip_let_the_run_pass_and_the_rule_stays_in
     assert!(triage.stale.iter().all(|s| s.now == "now skips"));
 }
 
-#[test]
 fn a_partial_selection_gives_no_verdict_badge() {
     let corpus = corpus();
     let one = Selection::new(Vec::new(), Vec::new(), vec!["RT-TOOL-8/examples/doubly-escaped-title".into()]).unwrap();
@@ -159,7 +155,6 @@ fn a_partial_selection_gives_no_verdict_badge() {
     assert!(whole.standing.rules.iter().all(|r| r.whole && r.verdict == Verdict::Conforms));
 }
 
-#[test]
 fn a_claimed_rule_with_no_applicable_transport_is_incomplete() {
     /// The reference, claiming PLAT-162 on no transport at all.
     struct NoTransport(Reference);
@@ -188,3 +183,11 @@ fn a_claimed_rule_with_no_applicable_transport_is_incomplete() {
     assert!(plat.unjudged_clauses.contains(&"PLAT-162.before-handler".to_string()), "{:?}", plat.unjudged_clauses);
     assert!(report.fails_run());
 }
+
+tests![
+    declining_everything_is_incomplete_and_fails_the_run,
+    hiding_an_open_root_or_a_missing_enum_check_behind_unsupported_is_incomplete,
+    declined_cases_listed_with_status_skip_let_the_run_pass_and_the_rule_stays_incomplete,
+    a_partial_selection_gives_no_verdict_badge,
+    a_claimed_rule_with_no_applicable_transport_is_incomplete,
+];
