@@ -274,7 +274,9 @@ fn serve_http_past_its_connection_cap_closes_an_idle_connection_or_answers_503()
     let mut rest = Vec::new();
     idle.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
     assert_eq!(idle.read_to_end(&mut rest).unwrap_or(0), 0, "the idle connection was not closed");
-    // With every connection busy, a newcomer is answered 503 at once.
+    // With every connection busy, a newcomer is answered 503 at once (once the server has let go
+    // of the first newcomer, which it does just after that one has its answer).
+    std::thread::sleep(Duration::from_millis(50));
     let third = {
         let mut stream = TcpStream::connect(address).expect("connect");
         stream.write_all(b"POST / HTTP/1.1\r\nContent-Length: 50\r\n\r\n{").expect("write");
