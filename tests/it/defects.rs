@@ -12,9 +12,9 @@
 //! the reference, so each defect's difference is its one change.
 
 #[path = "defects/catalog.rs"]
-mod catalog;
+pub(crate) mod catalog;
 #[path = "defects/harness.rs"]
-mod harness;
+pub(crate) mod harness;
 
 use harness::{Defective, NoDefect, rebuilt, reference_decode, reference_leaf};
 use std::collections::BTreeSet;

@@ -10,13 +10,7 @@
 //! The long runs (100,000 cases against `serve --stdio` and the Python example) are commands run
 //! by hand, with their figures in docs/mutation.md.
 
-#[path = "defects/catalog.rs"]
-#[allow(dead_code)]
-mod catalog;
-#[path = "defects/harness.rs"]
-#[allow(dead_code)]
-mod harness;
-
+use crate::defects::{catalog, harness};
 use harness::Defective;
 use std::path::Path;
 use std::process::Command;

@@ -7,13 +7,10 @@
 
 #[path = "readings/allowed.rs"]
 mod allowed;
-#[path = "defects/catalog.rs"]
-mod catalog;
-#[path = "defects/harness.rs"]
-mod harness;
 #[path = "readings/ruled_out.rs"]
 mod ruled_out;
 
+use crate::defects::{catalog, harness};
 use harness::{Defect, Defective, NoDefect};
 use std::collections::BTreeSet;
 use tool_conformance::reference::entities;
