@@ -9,6 +9,9 @@
 //! module lists its test functions in one `tests![...]` call at its end, and `main` runs them all
 //! as libtest-mimic trials named `module::function`. `cargo test NAME` filters as it always did
 //! (`cargo test cli::`, `cargo test -- RT-TOOL-8/`), and `cargo test` prints one line per trial.
+//! An attribute that gathers `#[test]` functions before `main` (libtest-mimic-collect) was weighed
+//! and left: it names a trial by its function alone, drops the function's other attributes, and
+//! runs code before `main`; the lists here are plain `macro_rules!` and checked.
 //!
 //! A test function that is in no list is dead code, which `cargo clippy --all-targets -D warnings`
 //! refuses; `registration::every_test_is_registered` also fails on it, on a `#[test]` left in a
