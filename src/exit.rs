@@ -1,6 +1,6 @@
 //! The exit codes of the `tool-conformance` binary, as named constants, and [`TABLE`], the one
 //! place that says what each means: `--help` prints it, the README's exit-code table is checked
-//! against it (`tests/exit_codes.rs`), and that test runs each code as documented.
+//! against it (`tests/it/exit_codes.rs`), and that test runs each code as documented.
 
 /// Every rule conforms, is not claimed, or had no case selected (with expected failures: every
 /// failure, error and skip of a required case is listed, and no entry is stale); for `check`, a

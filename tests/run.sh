@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tests, as the README's test command and CI run them, from a checkout on a fresh machine:
-# installs what the tests need and is missing (headless Chromium for tests/html_chromium.rs), runs
+# installs what the tests need and is missing (headless Chromium for tests/it/html_chromium.rs), runs
 # `cargo test`, then the suite itself against the reference, the Python example (over stdio and
 # HTTP), every framework adapter in examples/adapters/, the two adapter kits and the packaged crate.
 # Exits non-zero on the first failure.
@@ -8,13 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
 
-# Headless Chromium (Debian's package) for tests/html_chromium.rs, which fails without it.
+# Headless Chromium (Debian's package) for tests/it/html_chromium.rs, which fails without it.
 if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
   else
-    echo "tests/html_chromium.rs needs headless Chromium: install Debian's chromium package" >&2
+    echo "tests/it/html_chromium.rs needs headless Chromium: install Debian's chromium package" >&2
     echo "(apt-get install chromium, as root), or set CHROMIUM to a Chromium binary." >&2
     exit 1
   fi

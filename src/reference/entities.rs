@@ -11,7 +11,7 @@
 //! the end of its name or digits (and the one byte after), none of which is another `&`; so a pass
 //! can only change what the previous pass wrote or what an `&` just before it reads. Each later
 //! pass looks only at those `&`s, and applies its replacements in place, moving only the text to
-//! the left of the last one. `tests/decode_equivalence.rs` checks the result against repeated
+//! the left of the last one. `tests/it/decode_equivalence.rs` checks the result against repeated
 //! [`decode_once`] on the html5lib data, every string of the corpus and generated nestings.
 
 use std::borrow::Cow;

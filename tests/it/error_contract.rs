@@ -1,0 +1,67 @@
+//! What a rejection is held to depends on the case's rule: PLAT-162 cases hold every rejection to
+//! the one error of PLAT-162.one-error (message naming problems, expected fields and get_api_spec,
+//! the same error every time and on every transport); RT-TOOL-8, which says nothing of errors,
+//! reads only the problems, which show what validation saw.
+
+use serde_json::{Value, json};
+use tool_conformance::case::{Check, Expect, InvokeExpectation};
+use tool_conformance::run::run;
+use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Status, Target, TargetError, Tool};
+use tool_conformance::{Transport, View};
+
+/// The reference, with errors that keep only their problems, and whose message says nothing
+/// useful and changes with every call.
+struct BareErrors(Reference, u64);
+
+impl Target for BareErrors {
+    fn start(&mut self) -> Result<Implementation, TargetError> {
+        self.0.start()
+    }
+    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
+        self.0.normalize(input_schema, arguments)
+    }
+    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
+        self.0.register(tools)
+    }
+    fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
+        self.0.describe(tool, view)
+    }
+    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
+        Ok(match self.0.invoke(tool, transport, arguments)? {
+            Invocation::Rejected { handler_calls, error } => {
+                self.1 += 1;
+                let error = json!({"message": format!("invalid input #{}", self.1), "problems": error["problems"]});
+                Invocation::Rejected { handler_calls, error }
+            }
+            executed => executed,
+        })
+    }
+}
+
+fn rt_tool_8_reads_only_the_problems_while_plat_162_holds_rejections_to_the_one_error() {
+    let corpus = Corpus::embedded().expect("the corpus loads");
+    let ran = run(&corpus, &Selection::all(), &mut BareErrors(Reference::new(), 0));
+    let mut plat_failures = 0;
+    for outcome in &ran.outcomes {
+        match (&outcome.status, outcome.rule.as_str()) {
+            (Status::Fail(failure), "RT-TOOL-8") => panic!("{} fails on a bare error: {}", outcome.id, failure.check),
+            (Status::Fail(_), "PLAT-162") => plat_failures += 1,
+            _ => {}
+        }
+    }
+    // Every PLAT-162 case that expects a rejection fails on the bare error.
+    let rejections = corpus
+        .cases
+        .iter()
+        .filter(|c| {
+            c.rule == "PLAT-162"
+                && matches!(&c.check, Check::Invoke { expect: Expect::One(InvokeExpectation::Rejected { .. }), .. })
+        })
+        .count();
+    assert!(rejections > 100, "{rejections}");
+    assert_eq!(plat_failures, rejections, "{plat_failures} PLAT-162 failures for {rejections} rejection cases");
+}
+
+tests![
+    rt_tool_8_reads_only_the_problems_while_plat_162_holds_rejections_to_the_one_error,
+];
