@@ -349,13 +349,13 @@ fn standings(hostile: bool) -> (PathBuf, String) {
     let submission = dir.join(folder);
     std::fs::create_dir_all(&submission).unwrap();
     std::fs::write(submission.join("standing.json"), serde_json::to_string(&standing(hostile)).unwrap()).unwrap();
-    let (api, choice) = if hostile {
-        (INJECTIONS[0].to_string(), format!("{} .", INJECTIONS[1].replace('"', "'")))
+    let (api, path, choice) = if hostile {
+        (INJECTIONS[0].to_string(), INJECTIONS[2].to_string(), format!("{} .", INJECTIONS[1].replace('"', "'")))
     } else {
-        ("plain api".to_string(), "plain choice.".to_string())
+        ("plain api".to_string(), "plain path".to_string(), "plain choice.".to_string())
     };
     let about = json!({"package": "some-package", "version": "1.0.0", "registry": "npm", "language": "javascript",
-        "api": api, "choices": [choice], "repro": "repro.mjs"});
+        "path": path, "api": api, "choices": [choice], "repro": "repro.mjs"});
     std::fs::write(submission.join("about.yaml"), serde_json::to_string(&about).unwrap()).unwrap();
     std::fs::write(submission.join("repro.mjs"), "// __TOOL__ __SCHEMA__ __ARGUMENTS__\n").unwrap();
     let other = dir.join("y-other");
@@ -510,7 +510,7 @@ fn a_folder_the_github_action_writes_with_its_about_yaml_is_listed() {
     assert_eq!(code, 0, "{stderr}");
     std::fs::write(
         folder.join("about.yaml"),
-        "package: my-runtime\nversion: 2.0.1\nregistry: pypi\nlanguage: python\napi: \"Runtime.tool(fn)\"\n\
+        "package: my-runtime\nversion: 2.0.1\nregistry: pypi\nlanguage: python\npath: \"Runtime.tool\"\napi: \"Runtime.tool(fn)\"\n\
          choices:\n  - Every schema is registered as it is.\nrepro: repro.py\n",
     )
     .unwrap();
