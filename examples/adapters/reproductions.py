@@ -58,19 +58,29 @@ READABLE = object()  # an answer's kind is known but not its value
 
 def arguments_in(source, template):
     """The arguments a filled reproduction sends: the JSON text where the template's first line
-    holding `__ARGUMENTS__` has it (None when no line of the source fits that line)."""
-    for line in template.split("\n"):
+    holding `__ARGUMENTS__` has it (None when no line of the source fits that line). Where lines of
+    the template before it have the same shape with another placeholder (a Rust template's raw
+    strings, `r####"__SCHEMA__"####,` then `r####"__ARGUMENTS__"####,`), the source line is the one
+    at the same place among the lines of that shape."""
+    lines = template.split("\n")
+    for at, line in enumerate(lines):
         if "__ARGUMENTS__" not in line:
             continue
         before, after = line.split("__ARGUMENTS__", 1)
         before = before.replace("__TOOL__", "")
-        for filled in source.split("\n"):
-            if filled.startswith(before) and filled.endswith(after) and len(filled) >= len(before) + len(after):
-                text = filled[len(before) : len(filled) - len(after)]
-                try:
-                    return json.loads(text)
-                except ValueError:
-                    continue
+        shaped = lambda text: text.startswith(before) and text.endswith(after) and len(text) >= len(before) + len(after)
+        earlier = sum(
+            1
+            for other in lines[:at]
+            if any(shaped(other.replace(p, "x")) for p in ("__SCHEMA__", "__TOOL__")) and "__ARGUMENTS__" not in other
+        )
+        matches = [filled for filled in source.split("\n") if shaped(filled)]
+        for filled in matches[earlier:]:
+            text = filled[len(before) : len(filled) - len(after)]
+            try:
+                return json.loads(text)
+            except ValueError:
+                continue
         return None
     return None
 
