@@ -12,20 +12,10 @@
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 use tool_conformance::report::{Report, html};
 use tool_conformance::run::run;
 use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Target, TargetError, Tool};
 use tool_conformance::{Transport, View};
-
-/// Where the browser is looked for when `CHROMIUM` is not set.
-const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
-
-/// The browser to run: `CHROMIUM` if set, else [`DEFAULT_CHROMIUM`].
-fn chromium_binary() -> PathBuf {
-    std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from(DEFAULT_CHROMIUM), PathBuf::from)
-}
 
 /// Each injection, if it ever ran, would leave `data-pwned="42"` on the root element or a
 /// `<b id="pwned-42">` in the body; neither string appears in the injections' own text.
@@ -112,54 +102,7 @@ fn hostile_page() -> String {
 
 /// Runs Chromium on `page` with `mode` (`--dump-dom`, or `--screenshot=PATH`); its stdout.
 fn chromium(page: &Path, mode: &str) -> String {
-    let profile = tempfile::tempdir().expect("a profile directory");
-    let mut child = Command::new(chromium_binary())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--window-size=1280,2000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(mode)
-        .arg(format!("file://{}", page.display()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start chromium");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
-        text
-    });
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for chromium") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium did not finish within two minutes");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
-    assert!(status.success(), "chromium failed ({status}):\n{err}");
-    out
+    crate::util::chromium(page, mode, &["--window-size=1280,2000".to_string()]).0
 }
 
 fn check_dom(what: &str, dom: &str) {
@@ -187,14 +130,7 @@ fn check_dom(what: &str, dom: &str) {
 }
 
 fn the_page_renders_its_summary_and_injections_stay_text() {
-    let binary = chromium_binary();
-    assert!(
-        binary.is_file(),
-        "{} is missing: this test needs headless Chromium. `bash tests/run.sh` installs Debian's \
-         chromium package (as root); or run `apt-get install chromium`, or set CHROMIUM to a \
-         Chromium binary",
-        binary.display()
-    );
+    crate::util::chromium_binary(); // fails, saying how to get one, where it is missing
     let page = hostile_page();
     for injected in &INJECTIONS[..2] {
         assert!(!page.contains(injected), "the page holds an injection unescaped: {injected}");

@@ -17,8 +17,7 @@
 
 use serde_json::{Value, json};
 use std::path::{Component, Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tool-conformance");
 const CASE: &str = "case/PLAT-162/scenarios/guessed-step-id.html";
@@ -50,17 +49,6 @@ fn build(dir: &Path, out: &Path) -> String {
     stdout
 }
 
-fn chromium_binary() -> PathBuf {
-    let binary = std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
-    assert!(
-        binary.is_file(),
-        "{} is missing: this test needs headless Chromium. `bash tests/run.sh` installs Debian's chromium \
-         package (as root); or run `apt-get install chromium`, or set CHROMIUM to a Chromium binary",
-        binary.display()
-    );
-    binary
-}
-
 /// What Chromium did with one page.
 struct Visit {
     /// Its stdout: the DOM, with `--dump-dom`.
@@ -74,56 +62,9 @@ struct Visit {
 /// Opens `page` in headless Chromium at `width`×`height` with `mode` (`--dump-dom` or
 /// `--screenshot=PATH`), logging its console and the files it loads.
 fn chromium(page: &Path, width: u32, height: u32, mode: &str) -> Visit {
-    let profile = tempfile::tempdir().expect("a profile directory");
-    let mut child = Command::new(chromium_binary())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--enable-logging=stderr",
-            "--v=1",
-        ])
-        .arg(format!("--window-size={width},{height}"))
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(mode)
-        .arg(format!("file://{}", page.display()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start chromium");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
-        text
-    });
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for chromium") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium did not finish within two minutes");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let (stdout, stderr) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
-    assert!(status.success(), "chromium failed ({status}):\n{stderr}");
+    let extra = ["--hide-scrollbars", "--enable-logging=stderr", "--v=1"].map(str::to_string);
+    let size = format!("--window-size={width},{height}");
+    let (stdout, stderr) = crate::util::chromium(page, mode, &[extra.as_slice(), &[size]].concat());
     let console = stderr.lines().filter(|l| l.contains(":CONSOLE")).map(str::to_string).collect();
     let loaded = stderr
         .lines()

@@ -41,3 +41,72 @@ pub(crate) fn edit(path: &Path, from: &str, to: &str) {
     assert!(text.contains(from), "{} does not contain {from:?}", path.display());
     std::fs::write(path, text.replacen(from, to, 1)).expect("write");
 }
+
+/// The browser the tests run: `CHROMIUM` if set, else Debian's `/usr/bin/chromium`. A test that
+/// needs it fails, saying how to get one, where it is missing: it never passes without it.
+pub(crate) fn chromium_binary() -> PathBuf {
+    let binary = std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    assert!(
+        binary.is_file(),
+        "{} is missing: this test needs headless Chromium. `bash tests/run.sh` installs Debian's chromium \
+         package (as root); or run `apt-get install chromium`, or set CHROMIUM to a Chromium binary",
+        binary.display()
+    );
+    binary
+}
+
+/// Runs headless Chromium on the file `page` with `mode` (`--dump-dom`, or `--screenshot=PATH`)
+/// and the `extra` flags, in a fresh profile and with no network of its own, within two minutes;
+/// fails unless it exits successfully. Its stdout and stderr.
+pub(crate) fn chromium(page: &Path, mode: &str, extra: &[String]) -> (String, String) {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let mut child = Command::new(chromium_binary())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .args(extra)
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(mode)
+        .arg(format!("file://{}", page.display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start chromium");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for chromium") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish within two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    assert!(status.success(), "chromium failed ({status}):\n{err}");
+    (out, err)
+}
