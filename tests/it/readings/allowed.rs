@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use tool_conformance::Transport;
 use tool_conformance::reference::validate::{Problem, Rejection, expected_fields};
 
-/// Every allowed reading, in the order the brief lists them.
+/// Every allowed reading of docs/interpretations.md.
 pub fn all() -> Vec<Variant> {
     let variant = |name, reading, defect: Box<dyn Defect>| Variant { name, clauses: &[], reading, defect };
     vec![
