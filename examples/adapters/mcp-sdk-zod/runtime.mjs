@@ -5,13 +5,10 @@
 // handler receives, and the error text the caller gets, are the SDK's (zod's). What a row decides
 // is its inputSchema, given by its schema.mjs. The protocol half is the Node adapter kit's.
 //
-// This file imports no package (only node: built-ins): each row's adapter.mjs imports the SDK, the
-// kit and its schema.mjs from its own folder, so from its own node_modules and pins, and hands them
-// to serveMcpSdk. A row therefore runs only what its own npm ci installed, and this file can serve
+// This file imports nothing: each row's adapter.mjs imports the SDK, the kit (with its MCP
+// registry) and its schema.mjs from its own folder, so from its own node_modules and pins, and
+// hands them to serveMcpSdk. A row therefore runs only what its own npm ci installed, and this file can serve
 // a row other than the one whose folder it sits in.
-
-import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 
 const PACKAGE = '@modelcontextprotocol/sdk';
 // structured: tools/call through the in-memory client/server pair; http: tools/call through the
@@ -20,8 +17,6 @@ const PACKAGE = '@modelcontextprotocol/sdk';
 const TRANSPORTS = ['structured', 'http'];
 /** The name of the scratch tool normalize registers. */
 const SCRATCH_TOOL = 'repro';
-
-const frameworkText = (why) => (why instanceof Error ? why.message : String(why));
 
 // ---------------------------------------------------------------------------------------------
 // Problems, read from the text the caller got. The SDK turns zod's issues into
@@ -116,194 +111,21 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  *     StreamableHTTPClientTransport, InMemoryTransport and deserializeMessage from
  *     @modelcontextprotocol/sdk
  * @param {object} row.kit the module tool-conformance-adapter
+ * @param {object} row.mcp the module tool-conformance-adapter/mcp (the MCP registry, Pair)
  * @param {object} row.schema the row's schema.mjs: inputSchemaFor(schema) (throwing the kit's
  *     Unsupported for a schema the row cannot say) and SCHEMA_PATH, a phrase for the log
  * @param {(specifier: string) => string} row.resolve the row's import.meta.resolve, to read the
  *     installed versions of the SDK and zod
  */
-export function serveMcpSdk({ adapter, sdk, kit, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
-    const { McpServer, StreamableHTTPServerTransport, Client, StreamableHTTPClientTransport, InMemoryTransport, deserializeMessage } = sdk;
+export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs }, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
     const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
     // -----------------------------------------------------------------------------------------
-    // The framework: one McpServer + Client pair joined by InMemoryTransport.
+    // The framework: one McpServer + Client pair joined by InMemoryTransport (the kit's Pair),
+    // each tool registered with the row's inputSchema.
 
-    let pairCounter = 0;
-
-    const newServer = (id) => new McpServer({ name: `tool-conformance-${id}`, version: '1.0.0' }, { capabilities: { tools: {} } });
-
-    /** The loopback HTTP listener, started on the first http invoke; each registry has its own path. */
-    let httpListener = null;
-    const httpRoutes = new Map(); // path -> StreamableHTTPServerTransport
-
-    async function loopback() {
-        if (!httpListener) {
-            const server = http.createServer((req, res) => {
-                const transport = httpRoutes.get(new URL(req.url, 'http://127.0.0.1').pathname);
-                if (!transport) {
-                    res.writeHead(404, { 'content-type': 'text/plain' }).end('no MCP endpoint here');
-                    return;
-                }
-                transport.handleRequest(req, res).catch((why) => {
-                    log('the HTTP transport failed:', why?.stack ?? why);
-                    if (!res.headersSent) res.writeHead(500);
-                    res.end();
-                });
-            });
-            server.keepAliveTimeout = 60_000;
-            await new Promise((resolve, reject) => {
-                server.once('error', reject);
-                server.listen(0, '127.0.0.1', resolve);
-            });
-            server.unref();
-            httpListener = server;
-            log(`MCP Streamable HTTP on http://127.0.0.1:${server.address().port}/`);
-        }
-        return `http://127.0.0.1:${httpListener.address().port}`;
-    }
-
-    /**
-     * One registry: the tools registered on an McpServer, reached by a Client through an
-     * InMemoryTransport pair (structured), and, once asked for, on a second McpServer with the same
-     * tools and recording handlers, reached by a Client over Streamable HTTP (http).
-     */
-    class Pair {
-        constructor() {
-            this.id = ++pairCounter;
-            this.server = newServer(this.id);
-            this.client = new Client({ name: 'tool-conformance-harness', version: '1.0.0' });
-            this.tools = new Map(); // name -> { name, description, inputSchema, registered, calls }
-            this.declined = new Map(); // name -> the Unsupported a tool's schema was declined with
-            this.http = null;
-        }
-
-        /** Registers one tool the way a server author would (see schema.mjs for the inputSchema). */
-        addTool(name, description, schema) {
-            const record = { name, description, inputSchema: inputSchemaFor(schema), calls: [], onCall: null, registered: undefined };
-            record.registered = this.registerOn(this.server, record);
-            this.tools.set(name, record);
-            return record;
-        }
-
-        registerOn(server, record) {
-            const config = { inputSchema: record.inputSchema };
-            if (record.description !== undefined) config.description = record.description;
-            try {
-                return server.registerTool(record.name, config, async (args) => {
-                    // Record exactly what reached the handler, as JSON, at the moment it ran.
-                    const text = snapshot(args);
-                    record.calls.push(text);
-                    record.onCall?.(text);
-                    return { content: [{ type: 'text', text: 'ok' }] };
-                });
-            } catch (why) {
-                throw new Unsupported(`registerTool refused ${record.name}: ${why?.message ?? why}`);
-            }
-        }
-
-        async connect() {
-            const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-            await this.server.connect(serverTransport);
-            await this.client.connect(clientTransport);
-        }
-
-        async httpClient() {
-            if (!this.http) {
-                const base = await loopback();
-                const server = newServer(this.id);
-                for (const record of this.tools.values()) this.registerOn(server, record);
-                const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
-                await server.connect(transport);
-                const path = `/mcp/${this.id}`;
-                httpRoutes.set(path, transport);
-                const client = new Client({ name: 'tool-conformance-harness', version: '1.0.0' });
-                try {
-                    await client.connect(new StreamableHTTPClientTransport(new URL(base + path)));
-                } catch (why) {
-                    httpRoutes.delete(path);
-                    await server.close().catch(() => {});
-                    throw why;
-                }
-                this.http = { server, client, path };
-            }
-            return this.http.client;
-        }
-
-        async close() {
-            const parts = [this.client, this.server];
-            if (this.http) parts.unshift(this.http.client, this.http.server);
-            for (const part of parts) {
-                try {
-                    await part.close();
-                } catch (why) {
-                    log('closing:', why?.message ?? why);
-                }
-            }
-            if (this.http) httpRoutes.delete(this.http.path);
-        }
-
-        record(name) {
-            if (this.declined.has(name)) throw this.declined.get(name);
-            const record = this.tools.get(name);
-            if (!record) throw new Failure(`no tool named ${JSON.stringify(name)} is registered`);
-            return record;
-        }
-
-        /**
-         * One tools/call request on a transport. `argumentsText` (JSON that JSON.parse reads into the
-         * values the harness sent) goes through the SDK's own wire decoder (deserializeMessage, what
-         * its stdio transport does to every line) inside a tools/call message, so any change to
-         * numbers is the SDK's JSON handling. Returns {handlerCalls, received?, message?}.
-         */
-        async call(name, argumentsText, transport = 'structured', onCall = null) {
-            const record = this.record(name);
-            const client = transport === 'http' ? await this.httpClient() : this.client;
-            record.calls = [];
-            record.onCall = onCall;
-            try {
-                const wire = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}`;
-                let message;
-                try {
-                    message = deserializeMessage(wire);
-                } catch (why) {
-                    return { handlerCalls: 0, message: frameworkText(why) };
-                }
-                let result;
-                try {
-                    result = await client.callTool({ name, arguments: message.params.arguments });
-                } catch (why) {
-                    // A JSON-RPC error (or a client-side refusal) is the error the caller got.
-                    const calls = record.calls.length;
-                    return calls > 0 ? { handlerCalls: calls, received: record.calls.at(-1) } : { handlerCalls: 0, message: frameworkText(why) };
-                }
-                const calls = record.calls.length;
-                if (calls > 0) return { handlerCalls: calls, received: record.calls.at(-1) };
-                const texts = (result?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text);
-                return { handlerCalls: 0, message: texts.length ? texts.join('\n') : JSON.stringify(result) };
-            } finally {
-                record.onCall = null;
-            }
-        }
-
-        /** The inputSchema a client gets for a tool from tools/list. */
-        async listedSchema(name) {
-            this.record(name);
-            let cursor;
-            do {
-                let page;
-                try {
-                    page = await this.client.listTools(cursor === undefined ? {} : { cursor });
-                } catch (why) {
-                    throw new Failure(`the SDK's tools/list failed: ${frameworkText(why)}`);
-                }
-                const tool = page.tools.find((t) => t.name === name);
-                if (tool) return tool.inputSchema;
-                cursor = page.nextCursor;
-            } while (cursor);
-            throw new Failure(`tools/list does not list ${JSON.stringify(name)}`);
-        }
-    }
+    const Pair = mcpPairs({ ...sdk, prepare: inputSchemaFor, who: 'the SDK', log });
 
     // -----------------------------------------------------------------------------------------
     // The runtime object the kit drives: one per `start`.
