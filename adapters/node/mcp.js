@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
-import { Failure, Unsupported, snapshot } from './index.js';
+import { Failure, RawJson, Rejected, Unsupported, argumentsText, snapshot } from './index.js';
 
 /** The message of what the framework threw, as the caller would read it. */
 export const frameworkText = (why) => (why instanceof Error ? why.message : String(why));
@@ -220,4 +220,113 @@ export function mcpPairs({
             throw new Failure(`tools/list does not list ${JSON.stringify(name)}`);
         }
     };
+}
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The runtime object the kit drives (one per `start`) for a row built on mcpPairs: the registered
+ * tool set in one Pair, normalize's scratch tools in another. A row extends it with what is its
+ * own: `describe(tool, view)`, `problems(tool, message)` (the problems the caller's error text
+ * names), and, where it differs from the defaults, `scratchName()`, `rejection(name, message)` and
+ * `declines` (true: a tool whose schema the row cannot say is left out of the set, and any call or
+ * describe of it is answered with its Unsupported; false: the whole register fails with it).
+ */
+export class McpRuntime {
+    /**
+     * @param {Function} Pair the class mcpPairs made for the row's framework
+     * @param {(...args: unknown[]) => void} log the adapter's log on stderr
+     */
+    constructor(Pair, log) {
+        this.Pair = Pair;
+        this.log = log;
+        this.registry = null; // Pair of the registered tool set
+        this.scratch = null; // Pair for normalize's scratch tools
+        this.scratchCounter = 0;
+        this.declines = false;
+    }
+
+    async register(tools) {
+        const pair = new this.Pair();
+        try {
+            for (const tool of tools) {
+                if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
+                if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
+                if (pair.tools.has(tool.name) || pair.declined.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
+                try {
+                    pair.addTool(tool.name, tool.description, tool.input_schema);
+                } catch (why) {
+                    if (!this.declines || !(why instanceof Unsupported)) throw why;
+                    pair.declined.set(tool.name, new Unsupported(`${tool.name}: ${why.message}`));
+                }
+            }
+            await pair.connect();
+        } catch (why) {
+            await pair.close();
+            throw why;
+        }
+        const old = this.registry;
+        this.registry = pair;
+        if (old) await old.close();
+    }
+
+    // Received values go to the kit as JSON text (RawJson), written from the values the framework
+    // gave: the kit writes a number that equals the double of a request literal with that
+    // literal, which would hide the rounding the framework's own JSON decoding did.
+    async invoke(transport, tool, args, handler) {
+        const pair = this.requireRegistry();
+        const outcome = await pair.call(tool, argumentsText(args), transport, (text) => handler(new RawJson(text)));
+        if (outcome.handlerCalls > 0) return null;
+        return { message: outcome.message, problems: this.problems(tool, outcome.message), expected_fields: [] };
+    }
+
+    /** The name of the next scratch tool normalize registers: normalize_1, normalize_2, ... */
+    scratchName() {
+        return `normalize_${++this.scratchCounter}`;
+    }
+
+    /** What normalize answers when the scratch tool's call was refused: the caller's error. */
+    rejection(name, message) {
+        return { message };
+    }
+
+    async normalize(schema, args) {
+        const pair = await this.scratchPair();
+        const name = this.scratchName();
+        const record = pair.addTool(name, undefined, schema);
+        let outcome;
+        try {
+            outcome = await pair.call(name, argumentsText(args));
+        } finally {
+            try {
+                record.registered.remove();
+            } catch (why) {
+                this.log('removing a scratch tool:', why?.message ?? why);
+            }
+            pair.tools.delete(name);
+        }
+        if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
+        throw new Rejected(this.rejection(name, outcome.message));
+    }
+
+    async close() {
+        const pairs = [this.registry, this.scratch].filter(Boolean);
+        this.registry = null;
+        this.scratch = null;
+        for (const pair of pairs) await pair.close();
+    }
+
+    requireRegistry() {
+        if (!this.registry) throw new Failure('no tools are registered');
+        return this.registry;
+    }
+
+    async scratchPair() {
+        if (!this.scratch) {
+            const pair = new this.Pair();
+            await pair.connect();
+            this.scratch = pair;
+        }
+        return this.scratch;
+    }
 }

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { Failure, Unsupported } from '../index.js';
-import { frameworkText, mcpPairs } from '../mcp.js';
+import { Failure, RawJson, Rejected, Unsupported } from '../index.js';
+import { McpRuntime, frameworkText, mcpPairs } from '../mcp.js';
 
 class McpServer {
     constructor() {
@@ -103,6 +103,46 @@ test('tools/list is read page by page; unknown and declined tools are answered, 
     pair.declined.set('d', new Unsupported('d: only object schemas'));
     await assert.rejects(pair.listedSchema('d'), /d: only object schemas/);
     assert.throws(() => pair.addTool('a', undefined, SCHEMA), /registerTool refused a: Tool a is already registered/);
+});
+
+class Runtime extends McpRuntime {
+    constructor(declines) {
+        super(Pair, () => {});
+        this.declines = declines;
+    }
+    problems(tool, message) {
+        return [{ kind: 'missing_required', field: message.slice('missing '.length), text: `${tool}: ${message}` }];
+    }
+}
+
+test('the runtime registers a tool set, invokes, and normalizes through scratch tools', async () => {
+    const runtime = new Runtime(false);
+    await runtime.register([{ name: 't', input_schema: SCHEMA }]);
+    const handled = [];
+    assert.equal(await runtime.invoke('structured', 't', { n: 2 }, (value) => handled.push(value)), null);
+    assert.ok(handled[0] instanceof RawJson);
+    assert.deepEqual(await runtime.invoke('structured', 't', {}, () => {}), {
+        message: 'missing n',
+        problems: [{ kind: 'missing_required', field: 'n', text: 't: missing n' }],
+        expected_fields: [],
+    });
+    assert.ok((await runtime.normalize(SCHEMA, { n: 3 })) instanceof RawJson);
+    await assert.rejects(runtime.normalize(SCHEMA, {}), (why) => why instanceof Rejected);
+    assert.equal(runtime.scratchCounter, 2);
+    assert.equal(runtime.scratch.tools.size, 0);
+    await assert.rejects(runtime.register([{ name: 't', input_schema: SCHEMA }, { name: 't', input_schema: SCHEMA }]), /registered twice/);
+    await assert.rejects(runtime.register([{ name: 's' }]), Failure);
+    await runtime.close();
+    assert.throws(() => runtime.requireRegistry(), /no tools are registered/);
+});
+
+test('a tool whose schema a declining row cannot say is left out, and answered with why', async () => {
+    await assert.rejects(new Runtime(false).register([{ name: 'd', input_schema: { type: 'string' } }]), Unsupported);
+    const runtime = new Runtime(true);
+    await runtime.register([{ name: 'd', input_schema: { type: 'string' } }, { name: 't', input_schema: SCHEMA }]);
+    await assert.rejects(runtime.invoke('structured', 'd', {}, () => {}), /^Error: d: only object schemas$|d: only object schemas/);
+    assert.equal(await runtime.invoke('structured', 't', { n: 1 }, () => {}), null);
+    await runtime.close();
 });
 
 function catchOf(run) {

@@ -99,8 +99,6 @@ function wireIssues(message) {
     });
 }
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Serves protocol v1 for one row (the kit's `serve`, on stdio or --http), with the SDK's modules,
  * the kit and the row's schema.mjs as the row's adapter.mjs imported them.
@@ -117,8 +115,8 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  * @param {(specifier: string) => string} row.resolve the row's import.meta.resolve, to read the
  *     installed versions of the SDK and zod
  */
-export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs }, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
-    const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } = kit;
+export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs, McpRuntime }, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
+    const { serve, Unsupported, RawJson, snapshot, installedVersion } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
     // -----------------------------------------------------------------------------------------
@@ -130,36 +128,12 @@ export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs }, schema: { in
     // -----------------------------------------------------------------------------------------
     // The runtime object the kit drives: one per `start`.
 
-    class Runtime {
+    class Runtime extends McpRuntime {
         constructor() {
-            this.registry = null;
-            this.scratch = null;
-        }
-
-        async register(tools) {
-            const pair = new Pair();
-            try {
-                for (const tool of tools) {
-                    if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
-                    if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
-                    if (pair.tools.has(tool.name) || pair.declined.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
-                    // A tool whose schema this row cannot say is left out; the others are registered,
-                    // and any call or describe of the one left out is answered with its Unsupported.
-                    try {
-                        pair.addTool(tool.name, tool.description, tool.input_schema);
-                    } catch (why) {
-                        if (!(why instanceof Unsupported)) throw why;
-                        pair.declined.set(tool.name, new Unsupported(`${tool.name}: ${why.message}`));
-                    }
-                }
-                await pair.connect();
-            } catch (why) {
-                await pair.close();
-                throw why;
-            }
-            const old = this.registry;
-            this.registry = pair;
-            if (old) await old.close();
+            super(Pair, log);
+            // A tool whose schema this row cannot say is left out; the others are registered, and
+            // any call or describe of the one left out is answered with its Unsupported.
+            this.declines = true;
         }
 
         // Both views are what the SDK publishes: tools/list is the only schema a client or a model
@@ -170,53 +144,14 @@ export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs }, schema: { in
             throw new Unsupported(`no view ${JSON.stringify(view)}`);
         }
 
-        async invoke(transport, tool, args, handler) {
-            const pair = this.requireRegistry();
-            const outcome = await pair.call(tool, argumentsText(args), transport, (text) => handler(new RawJson(text)));
-            if (outcome.handlerCalls > 0) return null;
-            return { message: outcome.message, problems: problemsFrom(outcome.message), expected_fields: [] };
+        problems(tool, message) {
+            return problemsFrom(message);
         }
 
-        async normalize(schema, args) {
-            const pair = await this.scratchPair();
-            // One fixed name (the one a reproduction of a normalize case uses), so that no message
-            // depends on how many normalize calls came before.
-            const name = SCRATCH_TOOL;
-            const record = pair.addTool(name, undefined, schema);
-            let outcome;
-            try {
-                outcome = await pair.call(name, argumentsText(args));
-            } finally {
-                try {
-                    record.registered.remove();
-                } catch (why) {
-                    log('removing a scratch tool:', why?.message ?? why);
-                }
-                pair.tools.delete(name);
-            }
-            if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
-            throw new Rejected({ message: outcome.message });
-        }
-
-        async close() {
-            const pairs = [this.registry, this.scratch].filter(Boolean);
-            this.registry = null;
-            this.scratch = null;
-            for (const pair of pairs) await pair.close();
-        }
-
-        requireRegistry() {
-            if (!this.registry) throw new Failure('no tools are registered');
-            return this.registry;
-        }
-
-        async scratchPair() {
-            if (!this.scratch) {
-                const pair = new Pair();
-                await pair.connect();
-                this.scratch = pair;
-            }
-            return this.scratch;
+        // One fixed name (the one a reproduction of a normalize case uses), so that no message
+        // depends on how many normalize calls came before.
+        scratchName() {
+            return SCRATCH_TOOL;
         }
     }
 

@@ -16,8 +16,8 @@
 import { McpServer, InMemoryTransport, fromJsonSchema, deserializeMessage } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } from 'tool-conformance-adapter';
-import { mcpPairs } from 'tool-conformance-adapter/mcp';
+import { serve, Unsupported, RawJson, snapshot, installedVersion } from 'tool-conformance-adapter';
+import { McpRuntime, mcpPairs } from 'tool-conformance-adapter/mcp';
 
 const log = (...args) => console.error('[mcp-typescript adapter]', ...args);
 
@@ -172,37 +172,12 @@ function wireProblems(text) {
 // ---------------------------------------------------------------------------------------------
 // The runtime object the kit drives: one per `start`.
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-class Runtime {
+class Runtime extends McpRuntime {
     constructor() {
-        this.registry = null; // Pair of the registered tool set
-        this.scratch = null; // Pair for normalize's scratch tools
-        this.scratchCounter = 0;
+        super(Pair, log);
     }
 
-    async register(tools) {
-        const pair = new Pair();
-        try {
-            for (const tool of tools) {
-                if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
-                if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
-                if (pair.tools.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
-                pair.addTool(tool.name, tool.description, tool.input_schema);
-            }
-            await pair.connect();
-        } catch (why) {
-            await pair.close();
-            throw why;
-        }
-        const old = this.registry;
-        this.registry = pair;
-        if (old) await old.close();
-    }
-
-    // Schemas and received values go to the kit as JSON text (RawJson), written from the values
-    // the framework gave: the kit writes a number that equals the double of a request literal
-    // with that literal, which would hide the rounding the framework's own JSON decoding did.
+    // Schemas go to the kit as JSON text (RawJson), written from the values the framework gave.
     async describe(tool, view) {
         const pair = this.requireRegistry();
         if (view === 'get_api_spec') return new RawJson(snapshot(await pair.listedSchema(tool)));
@@ -210,52 +185,13 @@ class Runtime {
         throw new Unsupported(`no view ${JSON.stringify(view)}`);
     }
 
-    async invoke(transport, tool, args, handler) {
-        const pair = this.requireRegistry();
-        const outcome = await pair.call(tool, argumentsText(args), transport, (text) => handler(new RawJson(text)));
-        if (outcome.handlerCalls > 0) return null;
-        return { message: outcome.message, problems: problemsFrom(tool, outcome.message), expected_fields: [] };
+    problems(tool, message) {
+        return problemsFrom(tool, message);
     }
 
-    async normalize(schema, args) {
-        const pair = await this.scratchPair();
-        const name = `normalize_${++this.scratchCounter}`;
-        const record = pair.addTool(name, undefined, schema);
-        let outcome;
-        try {
-            outcome = await pair.call(name, argumentsText(args));
-        } finally {
-            try {
-                record.registered.remove();
-            } catch (why) {
-                log('removing a scratch tool:', why?.message ?? why);
-            }
-            pair.tools.delete(name);
-        }
-        if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
-        // Refused in one step, before the tool ran: the caller's error, with the problems it names.
-        throw new Rejected({ message: outcome.message, problems: problemsFrom(name, outcome.message) });
-    }
-
-    async close() {
-        const pairs = [this.registry, this.scratch].filter(Boolean);
-        this.registry = null;
-        this.scratch = null;
-        for (const pair of pairs) await pair.close();
-    }
-
-    requireRegistry() {
-        if (!this.registry) throw new Failure('no tools are registered');
-        return this.registry;
-    }
-
-    async scratchPair() {
-        if (!this.scratch) {
-            const pair = new Pair();
-            await pair.connect();
-            this.scratch = pair;
-        }
-        return this.scratch;
+    // Refused in one step, before the tool ran: the caller's error, with the problems it names.
+    rejection(name, message) {
+        return { message, problems: problemsFrom(name, message) };
     }
 }
 
