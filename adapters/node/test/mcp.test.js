@@ -140,7 +140,7 @@ test('a tool whose schema a declining row cannot say is left out, and answered w
     await assert.rejects(new Runtime(false).register([{ name: 'd', input_schema: { type: 'string' } }]), Unsupported);
     const runtime = new Runtime(true);
     await runtime.register([{ name: 'd', input_schema: { type: 'string' } }, { name: 't', input_schema: SCHEMA }]);
-    await assert.rejects(runtime.invoke('structured', 'd', {}, () => {}), /^Error: d: only object schemas$|d: only object schemas/);
+    await assert.rejects(runtime.invoke('structured', 'd', {}, () => {}), (why) => why instanceof Unsupported && why.message === 'd: only object schemas');
     assert.equal(await runtime.invoke('structured', 't', { n: 1 }, () => {}), null);
     await runtime.close();
 });
