@@ -17,7 +17,6 @@ ADK sends back to the model (a function response `{"error": ...}`), are ADK's.
 """
 
 import importlib.metadata
-import logging
 import os
 import re
 import sys
@@ -25,23 +24,15 @@ import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; received.py (what the function
-# received, as JSON) is the MCP Python adapter's, imported by path.
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
-try:
-    import pydantic  # noqa: E402
+with installed("google-adk", HERE):
     import tools  # noqa: E402  (beside this file)
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"google-adk is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
 
 from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
 
@@ -49,9 +40,7 @@ PACKAGE = "google-adk"
 TRANSPORTS = ["structured"]
 SCRATCH_TOOL = "repro"
 
-logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-warnings.filterwarnings("ignore", message=r"(?s).*Pydantic serializer warnings")
+quiet(serializer=True)
 warnings.filterwarnings("ignore", category=UserWarning)
 
 # "Invoking `t()` failed as the following mandatory input parameters are not present:\na\nb\n..."

@@ -22,29 +22,23 @@ See README.md beside this file for what is measured and every choice.
 """
 
 import importlib.metadata
-import logging
 import os
 import sys
-import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
-# the MCP Python adapter's (imported by path, not copied).
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.setup import not_installed  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
-try:
+with installed("langchain-core", HERE):
     import pydantic  # noqa: E402
     from langchain_core.output_parsers.openai_tools import parse_tool_call  # noqa: E402
     from langchain_core.tools import StructuredTool  # noqa: E402
     from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    not_installed("langchain-core", HERE, missing)
 
 sys.path.insert(0, HERE)  # tool.py, also when the langchain-core-dict row loads this file
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
@@ -53,10 +47,8 @@ from tool_conformance_adapter.received import NotJson, snapshot, to_framework  #
 PACKAGE = "langchain-core"
 TRANSPORTS = ["direct", "structured"]
 
-logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
 # NOT_SENT is not JSON: pydantic says so when it writes the schema or dumps the model.
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-warnings.filterwarnings("ignore", message=r"(?s).*Pydantic serializer warnings")
+quiet(serializer=True)
 
 
 # pydantic's error types the suite has a name for; any other type is kept as the problem's kind.

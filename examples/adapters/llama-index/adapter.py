@@ -24,30 +24,23 @@ See README.md beside this file for what is measured and every choice.
 
 import asyncio
 import importlib.metadata
-import logging
 import os
 import re
 import sys
-import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
-# the MCP Python adapter's (imported by path, not copied).
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.setup import not_installed  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
-try:
-    import pydantic  # noqa: E402
+with installed("llama-index-core", HERE):
     from llama_index.core.llms.llm import ToolSelection  # noqa: E402
     from llama_index.core.llms.utils import parse_partial_json  # noqa: E402
     from llama_index.core.tools import FunctionTool, call_tool_with_selection  # noqa: E402
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    not_installed("llama-index-core", HERE, missing)
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
 from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
@@ -55,8 +48,7 @@ from tool_conformance_adapter.received import NotJson, snapshot, to_framework  #
 PACKAGE = "llama-index-core"
 TRANSPORTS = ["direct", "structured"]
 
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
+quiet()
 
 
 # Python's own TypeError when a call does not fit the function's parameters: the only account of a

@@ -24,27 +24,21 @@ import json
 import logging
 import os
 import sys
-import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
-# the MCP Python adapter's (imported by path, not copied).
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.setup import not_installed  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")  # no trace export: nothing leaves the machine
 sys.path.insert(0, HERE)  # tool.py, also when this file is run by another row's adapter
-try:
-    import pydantic  # noqa: E402
+with installed("openai-agents", HERE):
     from agents import function_tool  # noqa: E402
     from agents.tool_context import ToolContext  # noqa: E402
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    not_installed("openai-agents", HERE, missing)
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
 from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
@@ -52,8 +46,7 @@ from tool_conformance_adapter.received import NotJson, snapshot, to_framework  #
 PACKAGE = "openai-agents"
 TRANSPORTS = ["structured"]
 
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-logging.basicConfig(stream=sys.stderr, level=logging.CRITICAL)
+quiet(level=logging.CRITICAL)
 
 
 # The SDK logs each refused call on `openai.agents`; stderr is kept for real trouble.

@@ -18,30 +18,20 @@ content is pydantic's error list), are pydantic-ai's.
 """
 
 import importlib.metadata
-import logging
 import os
 import sys
-import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; received.py (what the function
-# received, as JSON) is the MCP Python adapter's, imported by path.
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
-try:
-    import pydantic  # noqa: E402
+with installed("pydantic-ai", HERE):
     import tools  # noqa: E402  (beside this file)
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"pydantic-ai is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
 
 from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
 
@@ -49,9 +39,7 @@ PACKAGE = "pydantic-ai-slim"
 TRANSPORTS = ["structured"]
 SCRATCH_TOOL = "repro"
 
-logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-warnings.filterwarnings("ignore", message=r"(?s).*Pydantic serializer warnings")
+quiet(serializer=True)
 
 # pydantic's error types the suite has a name for; any other type is kept as the problem's kind.
 KINDS = {
