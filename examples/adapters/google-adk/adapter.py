@@ -16,7 +16,6 @@ ADK sends back to the model (a function response `{"error": ...}`), are ADK's.
     .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
 """
 
-import importlib.metadata
 import os
 import re
 import sys
@@ -28,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -142,44 +142,22 @@ class Runtime:
             raise protocol.Unsupported(f"no transport {transport!r}")
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, arguments)
-        for received in calls:
-            handler(received)
-        if calls:
-            return None
-        if error is None:
-            raise protocol.Failure("google-adk reported success, but the tool function did not run")
-        return error
+        return invoked(calls, error, handler, "google-adk")
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when a model calls it: what the function
         received, or `rejected` with the error ADK sent the model."""
-        key = dumps(input_schema)
-        if key not in self.scratch:
+        def scratch():
             recorder = Recorder()
-            try:
-                self.scratch[key] = (build(SCRATCH_TOOL, to_framework(input_schema), recorder), recorder)
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+            return build(SCRATCH_TOOL, to_framework(input_schema), recorder), recorder
+
+        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
         calls, error = self.call(built, recorder, arguments)
-        if calls:
-            return calls[-1]
-        if error is None:
-            raise protocol.Failure("google-adk reported success, but the tool function did not run")
-        raise protocol.Rejected(error)
+        return normalized(calls, error, "google-adk")
 
 
 def implementation():
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/google/adk-python",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=list(TRANSPORTS),
-    )
+    return installed_implementation(PACKAGE, "https://github.com/google/adk-python", list(TRANSPORTS))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ pydantic `ValidationError` it raised (`errors()`).
 See README.md beside this file for what is measured and every choice.
 """
 
-import importlib.metadata
 import os
 import sys
 
@@ -31,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -197,45 +197,23 @@ class Runtime:
     def invoke(self, transport, tool, arguments, handler):
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, transport, arguments)
-        for received in calls:
-            handler(received)
-        if calls:
-            return None
-        if error is None:
-            raise protocol.Failure("langchain-core reported success, but the tool function did not run")
-        return error
+        return invoked(calls, error, handler, "langchain-core")
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when an agent calls it (the structured path): what
         the function received, or `rejected` with the exception when langchain-core refused."""
-        key = dumps(input_schema)
-        if key not in self.scratch:
+        def scratch():
             self.counter += 1
             recorder = Recorder()
-            try:
-                self.scratch[key] = (self.build(f"normalize_{self.counter}", None, to_framework(input_schema), recorder), recorder)
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+            return self.build(f"normalize_{self.counter}", None, to_framework(input_schema), recorder), recorder
+
+        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
         calls, error = self.call(built, recorder, "structured", arguments)
-        if calls:
-            return calls[-1]
-        if error is None:
-            raise protocol.Failure("langchain-core reported success, but the tool function did not run")
-        raise protocol.Rejected(error)
+        return normalized(calls, error, "langchain-core")
 
 
 def implementation(transports=TRANSPORTS):
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/langchain-ai/langchain",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=list(transports),
-    )
+    return installed_implementation(PACKAGE, "https://github.com/langchain-ai/langchain", list(transports))
 
 
 if __name__ == "__main__":

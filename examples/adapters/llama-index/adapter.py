@@ -23,7 +23,6 @@ See README.md beside this file for what is measured and every choice.
 """
 
 import asyncio
-import importlib.metadata
 import os
 import re
 import sys
@@ -34,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -177,43 +177,21 @@ class Runtime:
     def invoke(self, transport, tool, arguments, handler):
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, transport, arguments)
-        for received in calls:
-            handler(received)
-        if calls:
-            return None
-        if error is None:
-            raise protocol.Failure("LlamaIndex reported success, but the tool function did not run")
-        return error
+        return invoked(calls, error, handler, "LlamaIndex")
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when a model calls it (the structured path)."""
-        key = dumps(input_schema)
-        if key not in self.scratch:
+        def scratch():
             self.counter += 1
-            try:
-                self.scratch[key] = build_tool(f"normalize_{self.counter}", None, to_framework(input_schema))
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+            return build_tool(f"normalize_{self.counter}", None, to_framework(input_schema))
+
+        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
         calls, error = self.call(built, recorder, "structured", arguments)
-        if calls:
-            return calls[-1]
-        if error is None:
-            raise protocol.Failure("LlamaIndex reported success, but the tool function did not run")
-        raise protocol.Rejected(error)
+        return normalized(calls, error, "LlamaIndex")
 
 
 def implementation():
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/run-llama/llama_index",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=TRANSPORTS,
-    )
+    return installed_implementation(PACKAGE, "https://github.com/run-llama/llama_index", TRANSPORTS)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ See README.md beside this file for what is measured and every choice.
 """
 
 import asyncio
-import importlib.metadata
 import json
 import logging
 import os
@@ -31,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -151,38 +151,24 @@ class Runtime:
             raise protocol.Unsupported(f"no transport {transport!r}")
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, arguments)
-        for received in calls:
-            handler(received)
-        return None if calls else error
+        return invoked(calls, error, handler)
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when the Runner calls it: what the function
         received, or `rejected` with the text the model got when the SDK refused the call."""
         key = dumps(input_schema)
-        if key not in self.scratch:
+
+        def scratch():
             self.counter += 1
-            try:
-                self.scratch[key] = build_tool(f"normalize_{self.counter}", None, json.loads(key))
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+            return build_tool(f"normalize_{self.counter}", None, json.loads(key))
+
+        built, recorder = scratch_tool(self.scratch, key, scratch)
         calls, error = self.call(built, recorder, arguments)
-        if calls:
-            return calls[-1]
-        raise protocol.Rejected(error)
+        return normalized(calls, error)
 
 
 def implementation():
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/openai/openai-agents-python",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=TRANSPORTS,
-    )
+    return installed_implementation(PACKAGE, "https://github.com/openai/openai-agents-python", TRANSPORTS)
 
 
 if __name__ == "__main__":

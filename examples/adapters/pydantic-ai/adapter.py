@@ -17,7 +17,6 @@ content is pydantic's error list), are pydantic-ai's.
     .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
 """
 
-import importlib.metadata
 import os
 import sys
 
@@ -27,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -175,48 +175,29 @@ class Runtime:
             raise protocol.Unsupported(f"no transport {transport!r}")
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, arguments)
-        for received in calls:
-            handler(received)
-        if calls:
-            return None
-        if error is None:
-            raise protocol.Failure("pydantic-ai reported success, but the tool function did not run")
-        return error
+        return invoked(calls, error, handler, "pydantic-ai")
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when a model calls it: what the function
         received, or `rejected` with the error pydantic-ai sent the model."""
-        key = dumps(input_schema)
-        if key not in self.scratch:
+        def scratch():
             recorder = Recorder()
             try:
                 built = build(SCRATCH_TOOL, None, to_framework(input_schema), recorder)
                 tools.run_turn([built], None, "")
-                self.scratch[key] = (built, recorder)
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
+            except protocol.Unsupported:
+                raise
             except Exception as why:
-                self.scratch[key] = f"pydantic-ai refused the function: {type(why).__name__}: {why}"
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+                raise protocol.Unsupported(f"pydantic-ai refused the function: {type(why).__name__}: {why}") from None
+            return built, recorder
+
+        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
         calls, error = self.call(built, recorder, arguments)
-        if calls:
-            return calls[-1]
-        if error is None:
-            raise protocol.Failure("pydantic-ai reported success, but the tool function did not run")
-        raise protocol.Rejected(error)
+        return normalized(calls, error, "pydantic-ai")
 
 
 def implementation():
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/pydantic/pydantic-ai",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=list(TRANSPORTS),
-    )
+    return installed_implementation(PACKAGE, "https://github.com/pydantic/pydantic-ai", list(TRANSPORTS))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,77 @@
+"""The runtime parts framework adapters share: the scratch tool kept per schema (or its refusal),
+the invoke and normalize answers, and the Implementation of an installed distribution."""
+
+import importlib.metadata
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from tool_conformance_adapter import Failure, Rejected, Unsupported  # noqa: E402
+from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+
+
+class ScratchTool(unittest.TestCase):
+    def test_built_once_per_key_and_a_refusal_is_kept(self):
+        cache, builds = {}, []
+
+        def build():
+            builds.append(1)
+            return ("tool", "recorder")
+
+        self.assertEqual(scratch_tool(cache, "a", build), ("tool", "recorder"))
+        self.assertEqual(scratch_tool(cache, "a", build), ("tool", "recorder"))
+        self.assertEqual(len(builds), 1)
+
+        def refuse():
+            builds.append(1)
+            raise Unsupported("the framework refused it")
+
+        for _ in range(2):
+            with self.assertRaises(Unsupported) as raised:
+                scratch_tool(cache, "b", refuse)
+            self.assertEqual(str(raised.exception), "the framework refused it")
+        self.assertEqual(len(builds), 2)
+
+    def test_another_error_is_not_kept(self):
+        def broken():
+            raise ValueError("a bug")
+
+        cache = {}
+        with self.assertRaises(ValueError):
+            scratch_tool(cache, "c", broken)
+        self.assertEqual(cache, {})
+
+
+class Answers(unittest.TestCase):
+    def test_normalized(self):
+        self.assertEqual(normalized([{"a": 1}, {"a": 2}], None, "F"), {"a": 2})
+        with self.assertRaises(Rejected):
+            normalized([], {"message": "no"}, "F")
+        with self.assertRaises(Failure) as raised:
+            normalized([], None, "F")
+        self.assertEqual(str(raised.exception), "F reported success, but the tool function did not run")
+        with self.assertRaises(Rejected):
+            normalized([], None)
+
+    def test_invoked(self):
+        handled = []
+        self.assertIsNone(invoked([1, 2], None, handled.append, "F"))
+        self.assertEqual(handled, [1, 2])
+        self.assertEqual(invoked([], {"message": "no"}, handled.append, "F"), {"message": "no"})
+        self.assertEqual(handled, [1, 2])
+        with self.assertRaises(Failure):
+            invoked([], None, handled.append, "F")
+        self.assertIsNone(invoked([], None, handled.append))
+
+    def test_installed_implementation(self):
+        made = installed_implementation("pydantic", "https://example.org/p", ["structured"])
+        self.assertEqual(made.version, importlib.metadata.version("pydantic"))
+        self.assertEqual(made.rules, ["RT-TOOL-8", "PLAT-162"])
+        self.assertEqual(made.transports, ["structured"])
+        self.assertEqual(made.describe(), {"name": "pydantic", "version": made.version, "language": "python", "homepage": "https://example.org/p"})
+
+
+if __name__ == "__main__":
+    unittest.main()
