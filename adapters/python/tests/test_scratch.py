@@ -75,3 +75,18 @@ class Answers(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RecorderKeepsEachCall(unittest.TestCase):
+    def test_calls_in_order_and_a_value_json_cannot_carry(self):
+        from tool_conformance_adapter.received import Recorder
+
+        recorder = Recorder()
+        self.assertEqual(recorder.record({"a": (1, 2.5)}), "ok")
+        self.assertEqual(recorder.record({"f": float("nan")}), "ok")
+        self.assertEqual(recorder.calls, [{"a": [1, 2.5]}, None])
+        self.assertEqual(recorder.unreadable, "the float nan")
+        shown = Recorder(other=lambda value: f"(not JSON) {value!r}")
+        shown.record({"o": {1}})
+        self.assertEqual(shown.calls, [{"o": "(not JSON) {1}"}])
+        self.assertIsNone(shown.unreadable)

@@ -34,7 +34,7 @@ from tool_conformance_adapter import dumps  # noqa: E402
 with installed("google-adk", HERE):
     import tools  # noqa: E402  (beside this file)
 
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "google-adk"
 TRANSPORTS = ["structured"]
@@ -55,21 +55,6 @@ def problems_from(message):
         return []
     return [{"kind": "missing_required", "field": name} for name in found.group(1).split("\n") if name]
 
-
-class Recorder:
-    """What the tool's function received, per call."""
-
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        try:
-            self.calls.append(snapshot(received))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
 
 
 def build(name, schema, recorder):

@@ -42,7 +42,7 @@ with installed("langchain-core", HERE):
 
 sys.path.insert(0, HERE)  # tool.py, also when the langchain-core-dict row loads this file
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "langchain-core"
 TRANSPORTS = ["direct", "structured"]
@@ -96,21 +96,6 @@ def error_of(why):
 # ---------------------------------------------------------------------------------------------
 # A tool from a schema: the function a langchain user writes, given to StructuredTool.from_function.
 
-
-class Recorder:
-    """What the tool's function received, per call."""
-
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        try:
-            self.calls.append(snapshot(received))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
 
 
 def build_tool(name, description, schema, recorder):

@@ -43,7 +43,7 @@ with installed("llama-index-core", HERE):
     from llama_index.core.tools import FunctionTool, call_tool_with_selection  # noqa: E402
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "llama-index-core"
 TRANSPORTS = ["direct", "structured"]
@@ -81,29 +81,16 @@ def error_of(why, message=None):
 # A tool from a schema: the function a LlamaIndex user writes, given to FunctionTool.from_defaults.
 
 
-class Recorder:
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        # The function ran: what it received is answered even where a value is no JSON (a required
-        # name left out reaches a `= Field(...)` parameter as pydantic's FieldInfo), as the text
-        # the reproductions print for it, `(not JSON) <repr>`; only what not even that can carry
-        # (half a surrogate pair in a string) makes the call an error.
-        try:
-            self.calls.append(snapshot(received, other=lambda value: f"(not JSON) {value!r}"))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
-
 
 def build_tool(name, description, schema):
     """(FunctionTool, Recorder), the tool built by tool.py as a LlamaIndex user writes it.
     Unsupported only where no function stands for the schema at all (its root is no object), or
     where LlamaIndex itself refuses the function, with its own error."""
-    recorder = Recorder()
+    # The function ran: what it received is answered even where a value is no JSON (a required
+    # name left out reaches a `= Field(...)` parameter as pydantic's FieldInfo), as the text the
+    # reproductions print for it, `(not JSON) <repr>`; only what not even that can carry (half a
+    # surrogate pair in a string) makes the call an error.
+    recorder = Recorder(other=lambda value: f"(not JSON) {value!r}")
     try:
         built, _ = tool_builder.build_tool(name, description, schema, recorder.record)
     except tool_builder.Unmappable as why:

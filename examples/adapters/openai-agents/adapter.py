@@ -41,7 +41,7 @@ with installed("openai-agents", HERE):
     from agents.tool_context import ToolContext  # noqa: E402
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "openai-agents"
 TRANSPORTS = ["structured"]
@@ -61,27 +61,12 @@ logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
 STRICT = "default"
 
 
-class Recorder:
-    """What the tool's function received, per call, under the schema's names."""
-
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        try:
-            self.calls.append(snapshot(received, tool_builder.plain_model))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
-
 
 def build_tool(name, description, schema):
     """(FunctionTool, Recorder) for the schema, built by tool.py as an SDK user writes it.
     Unsupported only where no function stands for the schema at all (its root is no object), or
     where function_tool itself refuses the function, with the SDK's own error."""
-    recorder = Recorder()
+    recorder = Recorder(tool_builder.plain_model)  # under the schema's names
     try:
         built, _ = tool_builder.build_tool(name, description, schema, recorder.record, strict=STRICT)
     except tool_builder.Unmappable as why:

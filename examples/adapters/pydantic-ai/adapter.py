@@ -33,7 +33,7 @@ from tool_conformance_adapter import dumps  # noqa: E402
 with installed("pydantic-ai", HERE):
     import tools  # noqa: E402  (beside this file)
 
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "pydantic-ai-slim"
 TRANSPORTS = ["structured"]
@@ -78,21 +78,6 @@ def problems_from(errors):
         problem.setdefault("errors", []).append(f"{'.'.join(loc)}: {detail.get('msg')} [type={detail['type']}]")
     return list(problems.values())
 
-
-class Recorder:
-    """What the tool's function received, per call."""
-
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        try:
-            self.calls.append(snapshot(received))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
 
 
 def build(name, description, schema, recorder):
