@@ -222,6 +222,25 @@ export function mcpPairs({
     };
 }
 
+/**
+ * The problems of the issues (zod's, as JSON) an MCP server's own check of a tools/call request
+ * reports, before any tool is looked up. An issue at params.arguments is about the arguments
+ * themselves: invalid_type there is the root's wrong type (no field); one below it names the root
+ * field it is under. Other issues keep their code as their kind.
+ */
+export function wireProblems(issues) {
+    return issues.map((issue) => {
+        const path = Array.isArray(issue?.path) ? issue.path : [];
+        const underArguments = path[0] === 'params' && path[1] === 'arguments';
+        const rest = underArguments ? path.slice(2) : path;
+        const problem = { kind: underArguments && issue?.code === 'invalid_type' ? 'wrong_type' : String(issue?.code ?? 'unrecognized') };
+        if (underArguments && rest.length > 0) problem.field = String(rest[0]);
+        problem.path = path.map(String).join('.');
+        problem.text = String(issue?.message ?? '');
+        return problem;
+    });
+}
+
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**

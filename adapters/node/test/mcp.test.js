@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { Failure, RawJson, Rejected, Unsupported } from '../index.js';
-import { McpRuntime, frameworkText, mcpPairs } from '../mcp.js';
+import { McpRuntime, frameworkText, mcpPairs, wireProblems } from '../mcp.js';
 
 class McpServer {
     constructor() {
@@ -143,6 +143,23 @@ test('a tool whose schema a declining row cannot say is left out, and answered w
     await assert.rejects(runtime.invoke('structured', 'd', {}, () => {}), (why) => why instanceof Unsupported && why.message === 'd: only object schemas');
     assert.equal(await runtime.invoke('structured', 't', { n: 1 }, () => {}), null);
     await runtime.close();
+});
+
+test("the wire check's issues: a wrong type of the arguments or under them, any other issue by its code", () => {
+    assert.deepEqual(
+        wireProblems([
+            { code: 'invalid_type', path: ['params', 'arguments'], message: 'expected record' },
+            { code: 'invalid_type', path: ['params', 'arguments', 'a', 0], message: 'expected string' },
+            { code: 'custom', path: ['params', 'name'], message: 'bad name' },
+            {},
+        ]),
+        [
+            { kind: 'wrong_type', path: 'params.arguments', text: 'expected record' },
+            { kind: 'wrong_type', field: 'a', path: 'params.arguments.a.0', text: 'expected string' },
+            { kind: 'custom', path: 'params.name', text: 'bad name' },
+            { kind: 'unrecognized', path: '', text: '' },
+        ],
+    );
 });
 
 function catchOf(run) {

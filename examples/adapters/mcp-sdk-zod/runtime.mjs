@@ -40,8 +40,9 @@ const KINDS = [
 /** The root field a zod dot path ("a.b[0]") is under. */
 const rootField = (path) => /^[^.[]*/.exec(path)[0];
 
-export function problemsFrom(message) {
-    const issues = wireIssues(message);
+/** The problems the SDK's text names; `issueProblems` is the kit's reading of the wire check's issues. */
+export function problemsFrom(message, issueProblems) {
+    const issues = wireIssues(message, issueProblems);
     if (issues) return issues;
     const marker = 'Invalid arguments for tool ';
     const at = message.indexOf(marker);
@@ -77,7 +78,7 @@ export function problemsFrom(message) {
  * at params.arguments is about the arguments themselves (invalid_type there: the root is not an
  * object, wrong_type with no field); one below it names the root field it is under.
  */
-function wireIssues(message) {
+function wireIssues(message, issueProblems) {
     const m = /^MCP error -?\d+: (\[[\s\S]*\])$/.exec(message);
     if (!m) return null;
     let issues;
@@ -87,16 +88,7 @@ function wireIssues(message) {
         return null;
     }
     if (!Array.isArray(issues)) return null;
-    return issues.map((issue) => {
-        const path = Array.isArray(issue?.path) ? issue.path : [];
-        const underArguments = path[0] === 'params' && path[1] === 'arguments';
-        const rest = underArguments ? path.slice(2) : path;
-        const problem = { kind: underArguments && issue?.code === 'invalid_type' ? 'wrong_type' : String(issue?.code ?? 'unrecognized') };
-        if (underArguments && rest.length > 0) problem.field = String(rest[0]);
-        problem.path = path.map(String).join('.');
-        problem.text = String(issue?.message ?? '');
-        return problem;
-    });
+    return issueProblems(issues);
 }
 
 /**
@@ -115,7 +107,7 @@ function wireIssues(message) {
  * @param {(specifier: string) => string} row.resolve the row's import.meta.resolve, to read the
  *     installed versions of the SDK and zod
  */
-export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs, McpRuntime }, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
+export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs, McpRuntime, wireProblems }, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
     const { serve, Unsupported, RawJson, snapshot, installedVersion } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
@@ -145,7 +137,7 @@ export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs, McpRuntime }, 
         }
 
         problems(tool, message) {
-            return problemsFrom(message);
+            return problemsFrom(message, wireProblems);
         }
 
         // One fixed name (the one a reproduction of a normalize case uses), so that no message

@@ -17,7 +17,7 @@ import { McpServer, InMemoryTransport, fromJsonSchema, deserializeMessage } from
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { serve, Unsupported, RawJson, snapshot, installedVersion } from 'tool-conformance-adapter';
-import { McpRuntime, mcpPairs } from 'tool-conformance-adapter/mcp';
+import { McpRuntime, mcpPairs, wireProblems as issueProblems } from 'tool-conformance-adapter/mcp';
 
 const log = (...args) => console.error('[mcp-typescript adapter]', ...args);
 
@@ -157,16 +157,7 @@ function wireProblems(text) {
         return [{ kind: 'unrecognized', text }];
     }
     if (!Array.isArray(issues)) return [{ kind: 'unrecognized', text }];
-    return issues.map((issue) => {
-        const path = Array.isArray(issue?.path) ? issue.path : [];
-        const underArguments = path[0] === 'params' && path[1] === 'arguments';
-        const rest = underArguments ? path.slice(2) : path;
-        const problem = { kind: underArguments && issue?.code === 'invalid_type' ? 'wrong_type' : String(issue?.code ?? 'unrecognized') };
-        if (underArguments && rest.length > 0) problem.field = String(rest[0]);
-        problem.path = path.map(String).join('.');
-        problem.text = String(issue?.message ?? '');
-        return problem;
-    });
+    return issueProblems(issues);
 }
 
 // ---------------------------------------------------------------------------------------------
