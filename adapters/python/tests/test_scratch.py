@@ -9,7 +9,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from tool_conformance_adapter import Failure, Rejected, Unsupported  # noqa: E402
-from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 
 
 class ScratchTool(unittest.TestCase):
@@ -42,6 +42,19 @@ class ScratchTool(unittest.TestCase):
         with self.assertRaises(ValueError):
             scratch_tool(cache, "c", broken)
         self.assertEqual(cache, {})
+
+
+class Entries(unittest.TestCase):
+    def test_a_built_a_refused_and_an_unknown_tool(self):
+        runtime = RegisteredTools()
+        runtime.tools, runtime.refused = {"a": ("tool", "recorder")}, {"b": "the framework refused b"}
+        self.assertEqual(runtime.entry("a"), ("tool", "recorder"))
+        with self.assertRaises(Unsupported) as raised:
+            runtime.entry("b")
+        self.assertEqual(str(raised.exception), "the framework refused b")
+        with self.assertRaises(Failure) as raised:
+            runtime.entry("c")
+        self.assertEqual(str(raised.exception), "no tool named 'c' is registered")
 
 
 class Answers(unittest.TestCase):

@@ -13,6 +13,21 @@ import importlib.metadata
 from . import Failure, Implementation, Rejected, Unsupported
 
 
+class RegisteredTools:
+    """A runtime's registered tool set, read by name: the runtime keeps `tools` (name -> what the
+    framework built for it) and `refused` (name -> why the framework would not build it, the other
+    tools registering all the same)."""
+
+    def entry(self, name):
+        """What was built for `name`; Unsupported with why for a refused tool, Failure for one that
+        was never registered."""
+        if name in self.refused:
+            raise Unsupported(self.refused[name])
+        if name not in self.tools:
+            raise Failure(f"no tool named {name!r} is registered")
+        return self.tools[name]
+
+
 def scratch_tool(cache, key, build):
     """The scratch tool `cache` holds for `key`, built with `build()` the first time. A build that
     raises Unsupported is kept as its text, and every later normalize of that schema is answered

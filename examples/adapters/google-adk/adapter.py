@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -71,7 +71,7 @@ def build(name, schema, recorder):
     return tool
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     def __init__(self):
         self.tools = {}  # name -> (FunctionTool, Recorder)
         self.refused = {}  # name -> why it could not be made
@@ -87,13 +87,6 @@ class Runtime:
                 self.tools[tool["name"]] = (build(tool["name"], to_framework(tool["input_schema"]), recorder), recorder)
             except protocol.Unsupported as why:
                 self.refused[tool["name"]] = str(why)
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         built, _ = self.entry(tool)

@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -127,7 +127,7 @@ def wire_tool_call(name, arguments, call_id="call_1"):
     return parse_tool_call(raw, return_id=True)
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     build = staticmethod(build_tool)
 
     def __init__(self):
@@ -149,13 +149,6 @@ class Runtime:
                 self.refused[name] = str(why)  # the other tools still register
                 continue
             self.tools[name] = (built, recorder)
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         return snapshot(published_schema(self.entry(tool)[0]))

@@ -33,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -104,7 +104,7 @@ def build_tool(name, description, schema):
 # The runtime behind protocol.Session.
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     def __init__(self):
         self.loop = asyncio.new_event_loop()
         self.tools = {}
@@ -124,13 +124,6 @@ class Runtime:
                 self.tools[tool["name"]] = build_tool(tool["name"], tool.get("description"), to_framework(tool["input_schema"]))
             except protocol.Unsupported as why:
                 self.refused[tool["name"]] = str(why)
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         # The parameters LlamaIndex publishes for the tool (what to_openai_tool sends a provider).

@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -80,7 +80,7 @@ def build_tool(name, description, schema):
 # The runtime behind protocol.Session.
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     def __init__(self):
         self.loop = asyncio.new_event_loop()
         self.tools = {}  # name -> (FunctionTool, Recorder)
@@ -102,13 +102,6 @@ class Runtime:
                 )
             except protocol.Unsupported as why:
                 self.refused[tool["name"]] = str(why)  # the other tools still register
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         # The one schema the SDK publishes: the strict JSON schema it sends the model.

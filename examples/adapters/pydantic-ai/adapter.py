@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.scratch import installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -93,7 +93,7 @@ def build(name, description, schema, recorder):
     return tool
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     def __init__(self):
         self.tools = {}  # name -> (Tool, Recorder)
         self.refused = {}  # name -> why pydantic-ai refused it
@@ -119,13 +119,6 @@ class Runtime:
             except Exception as why:  # pydantic-ai (or pydantic) refusing the signature
                 del self.tools[name]
                 self.refused[name] = f"pydantic-ai refused the function: {type(why).__name__}: {why}"
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         built, _ = self.entry(tool)
