@@ -103,3 +103,17 @@ class RecorderKeepsEachCall(unittest.TestCase):
         shown.record({"o": {1}})
         self.assertEqual(shown.calls, [{"o": "(not JSON) {1}"}])
         self.assertIsNone(shown.unreadable)
+
+
+class PydanticKinds(unittest.TestCase):
+    def test_named_wrong_type_and_kept(self):
+        from tool_conformance_adapter.pydantic_errors import KINDS, kind_of
+
+        self.assertEqual(kind_of("missing"), "missing_required")
+        self.assertEqual(kind_of("extra_forbidden"), "unknown_field")
+        self.assertEqual(kind_of("int_parsing"), "wrong_type")
+        self.assertEqual(kind_of("string_type"), "wrong_type")
+        self.assertEqual(kind_of("greater_than"), "greater_than")
+        self.assertEqual(kind_of("missing_keyword_only_argument"), "missing_keyword_only_argument")
+        more = {**KINDS, "missing_keyword_only_argument": "missing_required"}
+        self.assertEqual(kind_of("missing_keyword_only_argument", more), "missing_required")

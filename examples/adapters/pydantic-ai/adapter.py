@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
 from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter import pydantic_errors  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -41,27 +42,13 @@ SCRATCH_TOOL = "repro"
 
 quiet(serializer=True)
 
-# pydantic's error types the suite has a name for; any other type is kept as the problem's kind.
-KINDS = {
-    "missing": "missing_required",
-    "missing_argument": "missing_required",
-    "missing_keyword_only_argument": "missing_required",
-    "extra_forbidden": "unknown_field",
-    "unexpected_keyword_argument": "unknown_field",
-    "literal_error": "not_in_enum",
-    "enum": "not_in_enum",
-    "string_too_short": "too_short",
-    "int_from_float": "wrong_type",
-    "none_required": "wrong_type",
-}
+# pydantic's error types the suite has a name for, with the one a function's keyword-only
+# parameter adds; any other type is kept as the problem's kind.
+KINDS = {**pydantic_errors.KINDS, "missing_keyword_only_argument": "missing_required"}
 
 
 def kind_of(error_type):
-    if error_type in KINDS:
-        return KINDS[error_type]
-    if error_type.endswith("_type") or error_type.endswith("_parsing"):
-        return "wrong_type"
-    return error_type
+    return pydantic_errors.kind_of(error_type, KINDS)
 
 
 def problems_from(errors):
