@@ -11,7 +11,7 @@ import unittest
 KIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, KIT)
 
-from tool_conformance_adapter.reproduction import run_template  # noqa: E402
+from tool_conformance_adapter.reproduction import STRING_ARGUMENTS, run_template  # noqa: E402
 
 TEMPLATE = f"""import json, sys
 sys.path.insert(0, {KIT!r})
@@ -34,6 +34,13 @@ class RunTemplate(unittest.TestCase):
         self.template = os.path.join(self.dir.name, "repro.py")
         with open(self.template, "w") as handle:
             handle.write(TEMPLATE)
+
+    def test_the_string_arguments_call_reaches_the_template_exactly(self):
+        done = run_template(self.template, **STRING_ARGUMENTS)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        line = done.stdout.strip()
+        self.assertTrue(line.startswith("the tool received: "), line)
+        self.assertEqual(json.loads(line[len("the tool received: ") :]), STRING_ARGUMENTS["arguments"])
 
     def test_what_the_tool_received_reads_back_as_json(self):
         arguments = {"note": "it's `x` ${y} \\\\ \u00e9 \U0001f600"}

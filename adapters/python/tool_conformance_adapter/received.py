@@ -58,3 +58,22 @@ def snapshot(value, other=None):
     if plain is not None:
         return snapshot(plain, other)
     raise NotJson(f"a {type(value).__name__}: {value!r}")
+
+
+class Recorder:
+    """What a tool's function received, per call: `record(received)` is the function's body (it
+    answers "ok"); each call's `snapshot` (with `other`) is kept in `calls`, and a value JSON cannot
+    carry is kept as None there, with why in `unreadable`."""
+
+    def __init__(self, other=None):
+        self.other = other
+        self.calls = []
+        self.unreadable = None
+
+    def record(self, received):
+        try:
+            self.calls.append(snapshot(received, self.other))
+        except NotJson as why:
+            self.calls.append(None)
+            self.unreadable = str(why)
+        return "ok"

@@ -14,6 +14,16 @@ import sys
 from .template import fill_template
 
 
+# A call whose arguments an MCP client sends as the model wrote them: an array and an integer as
+# strings, and a name no schema declares (with a right-to-left override) holding quotes, `$1`, a
+# backtick and a character reference, all of which the filled template must carry exactly.
+STRING_ARGUMENTS = {
+    "tool": "t",
+    "schema": {"type": "object", "properties": {"ids": {"type": "array"}, "n": {"type": "integer"}}, "required": ["n"]},
+    "arguments": {"ids": "[1]", "n": "7", "\u00e9\u202e": "it's $1 `&amp;`"},
+}
+
+
 def run_template(template, *, tool, schema, arguments, python=None, timeout=120):
     """The finished process (stdout, stderr, returncode) of `template` (a path) filled with the
     tool's name, the schema and the arguments, run from the template's folder."""

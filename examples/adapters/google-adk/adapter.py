@@ -16,8 +16,6 @@ ADK sends back to the model (a function response `{"error": ...}`), are ADK's.
     .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
 """
 
-import importlib.metadata
-import logging
 import os
 import re
 import sys
@@ -25,33 +23,24 @@ import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; received.py (what the function
-# received, as JSON) is the MCP Python adapter's, imported by path.
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
-try:
-    import pydantic  # noqa: E402
+with installed("google-adk", HERE):
     import tools  # noqa: E402  (beside this file)
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"google-adk is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
 
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "google-adk"
 TRANSPORTS = ["structured"]
 SCRATCH_TOOL = "repro"
 
-logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-warnings.filterwarnings("ignore", message=r"(?s).*Pydantic serializer warnings")
+quiet(serializer=True)
 warnings.filterwarnings("ignore", category=UserWarning)
 
 # "Invoking `t()` failed as the following mandatory input parameters are not present:\na\nb\n..."
@@ -66,21 +55,6 @@ def problems_from(message):
         return []
     return [{"kind": "missing_required", "field": name} for name in found.group(1).split("\n") if name]
 
-
-class Recorder:
-    """What the tool's function received, per call."""
-
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        try:
-            self.calls.append(snapshot(received))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
 
 
 def build(name, schema, recorder):
@@ -97,7 +71,7 @@ def build(name, schema, recorder):
     return tool
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     def __init__(self):
         self.tools = {}  # name -> (FunctionTool, Recorder)
         self.refused = {}  # name -> why it could not be made
@@ -113,13 +87,6 @@ class Runtime:
                 self.tools[tool["name"]] = (build(tool["name"], to_framework(tool["input_schema"]), recorder), recorder)
             except protocol.Unsupported as why:
                 self.refused[tool["name"]] = str(why)
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         built, _ = self.entry(tool)
@@ -153,44 +120,22 @@ class Runtime:
             raise protocol.Unsupported(f"no transport {transport!r}")
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, arguments)
-        for received in calls:
-            handler(received)
-        if calls:
-            return None
-        if error is None:
-            raise protocol.Failure("google-adk reported success, but the tool function did not run")
-        return error
+        return invoked(calls, error, handler, "google-adk")
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when a model calls it: what the function
         received, or `rejected` with the error ADK sent the model."""
-        key = dumps(input_schema)
-        if key not in self.scratch:
+        def scratch():
             recorder = Recorder()
-            try:
-                self.scratch[key] = (build(SCRATCH_TOOL, to_framework(input_schema), recorder), recorder)
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+            return build(SCRATCH_TOOL, to_framework(input_schema), recorder), recorder
+
+        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
         calls, error = self.call(built, recorder, arguments)
-        if calls:
-            return calls[-1]
-        if error is None:
-            raise protocol.Failure("google-adk reported success, but the tool function did not run")
-        raise protocol.Rejected(error)
+        return normalized(calls, error, "google-adk")
 
 
 def implementation():
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/google/adk-python",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=list(TRANSPORTS),
-    )
+    return installed_implementation(PACKAGE, "https://github.com/google/adk-python", list(TRANSPORTS))
 
 
 if __name__ == "__main__":

@@ -21,64 +21,35 @@ pydantic `ValidationError` it raised (`errors()`).
 See README.md beside this file for what is measured and every choice.
 """
 
-import importlib.metadata
-import logging
 import os
 import sys
-import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
-# the MCP Python adapter's (imported by path, not copied).
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.setup import not_installed  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.pydantic_errors import kind_of  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
-try:
+with installed("langchain-core", HERE):
     import pydantic  # noqa: E402
     from langchain_core.output_parsers.openai_tools import parse_tool_call  # noqa: E402
     from langchain_core.tools import StructuredTool  # noqa: E402
     from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    not_installed("langchain-core", HERE, missing)
 
 sys.path.insert(0, HERE)  # tool.py, also when the langchain-core-dict row loads this file
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "langchain-core"
 TRANSPORTS = ["direct", "structured"]
 
-logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
 # NOT_SENT is not JSON: pydantic says so when it writes the schema or dumps the model.
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-warnings.filterwarnings("ignore", message=r"(?s).*Pydantic serializer warnings")
-
-
-# pydantic's error types the suite has a name for; any other type is kept as the problem's kind.
-KINDS = {
-    "missing": "missing_required",
-    "missing_argument": "missing_required",
-    "extra_forbidden": "unknown_field",
-    "unexpected_keyword_argument": "unknown_field",
-    "literal_error": "not_in_enum",
-    "enum": "not_in_enum",
-    "string_too_short": "too_short",
-    "int_from_float": "wrong_type",
-    "none_required": "wrong_type",
-}
-
-
-def kind_of(error_type):
-    if error_type in KINDS:
-        return KINDS[error_type]
-    if error_type.endswith("_type") or error_type.endswith("_parsing"):
-        return "wrong_type"
-    return error_type
+quiet(serializer=True)
 
 
 def problems_from_validation(error):
@@ -104,21 +75,6 @@ def error_of(why):
 # ---------------------------------------------------------------------------------------------
 # A tool from a schema: the function a langchain user writes, given to StructuredTool.from_function.
 
-
-class Recorder:
-    """What the tool's function received, per call."""
-
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        try:
-            self.calls.append(snapshot(received))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
 
 
 def build_tool(name, description, schema, recorder):
@@ -150,7 +106,7 @@ def wire_tool_call(name, arguments, call_id="call_1"):
     return parse_tool_call(raw, return_id=True)
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     build = staticmethod(build_tool)
 
     def __init__(self):
@@ -172,13 +128,6 @@ class Runtime:
                 self.refused[name] = str(why)  # the other tools still register
                 continue
             self.tools[name] = (built, recorder)
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         return snapshot(published_schema(self.entry(tool)[0]))
@@ -205,45 +154,23 @@ class Runtime:
     def invoke(self, transport, tool, arguments, handler):
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, transport, arguments)
-        for received in calls:
-            handler(received)
-        if calls:
-            return None
-        if error is None:
-            raise protocol.Failure("langchain-core reported success, but the tool function did not run")
-        return error
+        return invoked(calls, error, handler, "langchain-core")
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when an agent calls it (the structured path): what
         the function received, or `rejected` with the exception when langchain-core refused."""
-        key = dumps(input_schema)
-        if key not in self.scratch:
+        def scratch():
             self.counter += 1
             recorder = Recorder()
-            try:
-                self.scratch[key] = (self.build(f"normalize_{self.counter}", None, to_framework(input_schema), recorder), recorder)
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+            return self.build(f"normalize_{self.counter}", None, to_framework(input_schema), recorder), recorder
+
+        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
         calls, error = self.call(built, recorder, "structured", arguments)
-        if calls:
-            return calls[-1]
-        if error is None:
-            raise protocol.Failure("langchain-core reported success, but the tool function did not run")
-        raise protocol.Rejected(error)
+        return normalized(calls, error, "langchain-core")
 
 
 def implementation(transports=TRANSPORTS):
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/langchain-ai/langchain",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=list(transports),
-    )
+    return installed_implementation(PACKAGE, "https://github.com/langchain-ai/langchain", list(transports))
 
 
 if __name__ == "__main__":

@@ -23,40 +23,32 @@ See README.md beside this file for what is measured and every choice.
 """
 
 import asyncio
-import importlib.metadata
-import logging
 import os
 import re
 import sys
-import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
-# the MCP Python adapter's (imported by path, not copied).
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.setup import not_installed  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
-try:
-    import pydantic  # noqa: E402
+with installed("llama-index-core", HERE):
     from llama_index.core.llms.llm import ToolSelection  # noqa: E402
     from llama_index.core.llms.utils import parse_partial_json  # noqa: E402
     from llama_index.core.tools import FunctionTool, call_tool_with_selection  # noqa: E402
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    not_installed("llama-index-core", HERE, missing)
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "llama-index-core"
 TRANSPORTS = ["direct", "structured"]
 
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
+quiet()
 
 
 # Python's own TypeError when a call does not fit the function's parameters: the only account of a
@@ -89,29 +81,16 @@ def error_of(why, message=None):
 # A tool from a schema: the function a LlamaIndex user writes, given to FunctionTool.from_defaults.
 
 
-class Recorder:
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        # The function ran: what it received is answered even where a value is no JSON (a required
-        # name left out reaches a `= Field(...)` parameter as pydantic's FieldInfo), as the text
-        # the reproductions print for it, `(not JSON) <repr>`; only what not even that can carry
-        # (half a surrogate pair in a string) makes the call an error.
-        try:
-            self.calls.append(snapshot(received, other=lambda value: f"(not JSON) {value!r}"))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
-
 
 def build_tool(name, description, schema):
     """(FunctionTool, Recorder), the tool built by tool.py as a LlamaIndex user writes it.
     Unsupported only where no function stands for the schema at all (its root is no object), or
     where LlamaIndex itself refuses the function, with its own error."""
-    recorder = Recorder()
+    # The function ran: what it received is answered even where a value is no JSON (a required
+    # name left out reaches a `= Field(...)` parameter as pydantic's FieldInfo), as the text the
+    # reproductions print for it, `(not JSON) <repr>`; only what not even that can carry (half a
+    # surrogate pair in a string) makes the call an error.
+    recorder = Recorder(other=lambda value: f"(not JSON) {value!r}")
     try:
         built, _ = tool_builder.build_tool(name, description, schema, recorder.record)
     except tool_builder.Unmappable as why:
@@ -125,7 +104,7 @@ def build_tool(name, description, schema):
 # The runtime behind protocol.Session.
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     def __init__(self):
         self.loop = asyncio.new_event_loop()
         self.tools = {}
@@ -145,13 +124,6 @@ class Runtime:
                 self.tools[tool["name"]] = build_tool(tool["name"], tool.get("description"), to_framework(tool["input_schema"]))
             except protocol.Unsupported as why:
                 self.refused[tool["name"]] = str(why)
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         # The parameters LlamaIndex publishes for the tool (what to_openai_tool sends a provider).
@@ -185,43 +157,21 @@ class Runtime:
     def invoke(self, transport, tool, arguments, handler):
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, transport, arguments)
-        for received in calls:
-            handler(received)
-        if calls:
-            return None
-        if error is None:
-            raise protocol.Failure("LlamaIndex reported success, but the tool function did not run")
-        return error
+        return invoked(calls, error, handler, "LlamaIndex")
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when a model calls it (the structured path)."""
-        key = dumps(input_schema)
-        if key not in self.scratch:
+        def scratch():
             self.counter += 1
-            try:
-                self.scratch[key] = build_tool(f"normalize_{self.counter}", None, to_framework(input_schema))
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+            return build_tool(f"normalize_{self.counter}", None, to_framework(input_schema))
+
+        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
         calls, error = self.call(built, recorder, "structured", arguments)
-        if calls:
-            return calls[-1]
-        if error is None:
-            raise protocol.Failure("LlamaIndex reported success, but the tool function did not run")
-        raise protocol.Rejected(error)
+        return normalized(calls, error, "LlamaIndex")
 
 
 def implementation():
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/run-llama/llama_index",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=TRANSPORTS,
-    )
+    return installed_implementation(PACKAGE, "https://github.com/run-llama/llama_index", TRANSPORTS)
 
 
 if __name__ == "__main__":

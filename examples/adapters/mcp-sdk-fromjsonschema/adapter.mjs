@@ -20,6 +20,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import * as kit from 'tool-conformance-adapter';
+import * as mcp from 'tool-conformance-adapter/mcp';
 
 import * as schema from './schema.mjs';
 import { serveMcpSdk } from '../mcp-sdk-zod/runtime.mjs';
@@ -28,6 +29,7 @@ serveMcpSdk({
     adapter: 'mcp-sdk-fromjsonschema',
     sdk: { McpServer, StreamableHTTPServerTransport, Client, StreamableHTTPClientTransport, InMemoryTransport, deserializeMessage },
     kit,
+    mcp,
     schema,
     resolve: import.meta.resolve,
 });

@@ -5,13 +5,10 @@
 // handler receives, and the error text the caller gets, are the SDK's (zod's). What a row decides
 // is its inputSchema, given by its schema.mjs. The protocol half is the Node adapter kit's.
 //
-// This file imports no package (only node: built-ins): each row's adapter.mjs imports the SDK, the
-// kit and its schema.mjs from its own folder, so from its own node_modules and pins, and hands them
-// to serveMcpSdk. A row therefore runs only what its own npm ci installed, and this file can serve
+// This file imports nothing: each row's adapter.mjs imports the SDK, the kit (with its MCP
+// registry) and its schema.mjs from its own folder, so from its own node_modules and pins, and
+// hands them to serveMcpSdk. A row therefore runs only what its own npm ci installed, and this file can serve
 // a row other than the one whose folder it sits in.
-
-import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 
 const PACKAGE = '@modelcontextprotocol/sdk';
 // structured: tools/call through the in-memory client/server pair; http: tools/call through the
@@ -20,8 +17,6 @@ const PACKAGE = '@modelcontextprotocol/sdk';
 const TRANSPORTS = ['structured', 'http'];
 /** The name of the scratch tool normalize registers. */
 const SCRATCH_TOOL = 'repro';
-
-const frameworkText = (why) => (why instanceof Error ? why.message : String(why));
 
 // ---------------------------------------------------------------------------------------------
 // Problems, read from the text the caller got. The SDK turns zod's issues into
@@ -45,8 +40,9 @@ const KINDS = [
 /** The root field a zod dot path ("a.b[0]") is under. */
 const rootField = (path) => /^[^.[]*/.exec(path)[0];
 
-export function problemsFrom(message) {
-    const issues = wireIssues(message);
+/** The problems the SDK's text names; `issueProblems` is the kit's reading of the wire check's issues. */
+export function problemsFrom(message, issueProblems) {
+    const issues = wireIssues(message, issueProblems);
     if (issues) return issues;
     const marker = 'Invalid arguments for tool ';
     const at = message.indexOf(marker);
@@ -82,7 +78,7 @@ export function problemsFrom(message) {
  * at params.arguments is about the arguments themselves (invalid_type there: the root is not an
  * object, wrong_type with no field); one below it names the root field it is under.
  */
-function wireIssues(message) {
+function wireIssues(message, issueProblems) {
     const m = /^MCP error -?\d+: (\[[\s\S]*\])$/.exec(message);
     if (!m) return null;
     let issues;
@@ -92,19 +88,8 @@ function wireIssues(message) {
         return null;
     }
     if (!Array.isArray(issues)) return null;
-    return issues.map((issue) => {
-        const path = Array.isArray(issue?.path) ? issue.path : [];
-        const underArguments = path[0] === 'params' && path[1] === 'arguments';
-        const rest = underArguments ? path.slice(2) : path;
-        const problem = { kind: underArguments && issue?.code === 'invalid_type' ? 'wrong_type' : String(issue?.code ?? 'unrecognized') };
-        if (underArguments && rest.length > 0) problem.field = String(rest[0]);
-        problem.path = path.map(String).join('.');
-        problem.text = String(issue?.message ?? '');
-        return problem;
-    });
+    return issueProblems(issues);
 }
-
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Serves protocol v1 for one row (the kit's `serve`, on stdio or --http), with the SDK's modules,
@@ -116,228 +101,31 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  *     StreamableHTTPClientTransport, InMemoryTransport and deserializeMessage from
  *     @modelcontextprotocol/sdk
  * @param {object} row.kit the module tool-conformance-adapter
+ * @param {object} row.mcp the module tool-conformance-adapter/mcp (the MCP registry, Pair)
  * @param {object} row.schema the row's schema.mjs: inputSchemaFor(schema) (throwing the kit's
  *     Unsupported for a schema the row cannot say) and SCHEMA_PATH, a phrase for the log
  * @param {(specifier: string) => string} row.resolve the row's import.meta.resolve, to read the
  *     installed versions of the SDK and zod
  */
-export function serveMcpSdk({ adapter, sdk, kit, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
-    const { McpServer, StreamableHTTPServerTransport, Client, StreamableHTTPClientTransport, InMemoryTransport, deserializeMessage } = sdk;
-    const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } = kit;
+export function serveMcpSdk({ adapter, sdk, kit, mcp: { mcpPairs, McpRuntime, wireProblems }, schema: { inputSchemaFor, SCHEMA_PATH }, resolve: resolveImport }) {
+    const { serve, Unsupported, RawJson, snapshot, installedVersion } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
     // -----------------------------------------------------------------------------------------
-    // The framework: one McpServer + Client pair joined by InMemoryTransport.
+    // The framework: one McpServer + Client pair joined by InMemoryTransport (the kit's Pair),
+    // each tool registered with the row's inputSchema.
 
-    let pairCounter = 0;
-
-    const newServer = (id) => new McpServer({ name: `tool-conformance-${id}`, version: '1.0.0' }, { capabilities: { tools: {} } });
-
-    /** The loopback HTTP listener, started on the first http invoke; each registry has its own path. */
-    let httpListener = null;
-    const httpRoutes = new Map(); // path -> StreamableHTTPServerTransport
-
-    async function loopback() {
-        if (!httpListener) {
-            const server = http.createServer((req, res) => {
-                const transport = httpRoutes.get(new URL(req.url, 'http://127.0.0.1').pathname);
-                if (!transport) {
-                    res.writeHead(404, { 'content-type': 'text/plain' }).end('no MCP endpoint here');
-                    return;
-                }
-                transport.handleRequest(req, res).catch((why) => {
-                    log('the HTTP transport failed:', why?.stack ?? why);
-                    if (!res.headersSent) res.writeHead(500);
-                    res.end();
-                });
-            });
-            server.keepAliveTimeout = 60_000;
-            await new Promise((resolve, reject) => {
-                server.once('error', reject);
-                server.listen(0, '127.0.0.1', resolve);
-            });
-            server.unref();
-            httpListener = server;
-            log(`MCP Streamable HTTP on http://127.0.0.1:${server.address().port}/`);
-        }
-        return `http://127.0.0.1:${httpListener.address().port}`;
-    }
-
-    /**
-     * One registry: the tools registered on an McpServer, reached by a Client through an
-     * InMemoryTransport pair (structured), and, once asked for, on a second McpServer with the same
-     * tools and recording handlers, reached by a Client over Streamable HTTP (http).
-     */
-    class Pair {
-        constructor() {
-            this.id = ++pairCounter;
-            this.server = newServer(this.id);
-            this.client = new Client({ name: 'tool-conformance-harness', version: '1.0.0' });
-            this.tools = new Map(); // name -> { name, description, inputSchema, registered, calls }
-            this.declined = new Map(); // name -> the Unsupported a tool's schema was declined with
-            this.http = null;
-        }
-
-        /** Registers one tool the way a server author would (see schema.mjs for the inputSchema). */
-        addTool(name, description, schema) {
-            const record = { name, description, inputSchema: inputSchemaFor(schema), calls: [], onCall: null, registered: undefined };
-            record.registered = this.registerOn(this.server, record);
-            this.tools.set(name, record);
-            return record;
-        }
-
-        registerOn(server, record) {
-            const config = { inputSchema: record.inputSchema };
-            if (record.description !== undefined) config.description = record.description;
-            try {
-                return server.registerTool(record.name, config, async (args) => {
-                    // Record exactly what reached the handler, as JSON, at the moment it ran.
-                    const text = snapshot(args);
-                    record.calls.push(text);
-                    record.onCall?.(text);
-                    return { content: [{ type: 'text', text: 'ok' }] };
-                });
-            } catch (why) {
-                throw new Unsupported(`registerTool refused ${record.name}: ${why?.message ?? why}`);
-            }
-        }
-
-        async connect() {
-            const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-            await this.server.connect(serverTransport);
-            await this.client.connect(clientTransport);
-        }
-
-        async httpClient() {
-            if (!this.http) {
-                const base = await loopback();
-                const server = newServer(this.id);
-                for (const record of this.tools.values()) this.registerOn(server, record);
-                const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
-                await server.connect(transport);
-                const path = `/mcp/${this.id}`;
-                httpRoutes.set(path, transport);
-                const client = new Client({ name: 'tool-conformance-harness', version: '1.0.0' });
-                try {
-                    await client.connect(new StreamableHTTPClientTransport(new URL(base + path)));
-                } catch (why) {
-                    httpRoutes.delete(path);
-                    await server.close().catch(() => {});
-                    throw why;
-                }
-                this.http = { server, client, path };
-            }
-            return this.http.client;
-        }
-
-        async close() {
-            const parts = [this.client, this.server];
-            if (this.http) parts.unshift(this.http.client, this.http.server);
-            for (const part of parts) {
-                try {
-                    await part.close();
-                } catch (why) {
-                    log('closing:', why?.message ?? why);
-                }
-            }
-            if (this.http) httpRoutes.delete(this.http.path);
-        }
-
-        record(name) {
-            if (this.declined.has(name)) throw this.declined.get(name);
-            const record = this.tools.get(name);
-            if (!record) throw new Failure(`no tool named ${JSON.stringify(name)} is registered`);
-            return record;
-        }
-
-        /**
-         * One tools/call request on a transport. `argumentsText` (JSON that JSON.parse reads into the
-         * values the harness sent) goes through the SDK's own wire decoder (deserializeMessage, what
-         * its stdio transport does to every line) inside a tools/call message, so any change to
-         * numbers is the SDK's JSON handling. Returns {handlerCalls, received?, message?}.
-         */
-        async call(name, argumentsText, transport = 'structured', onCall = null) {
-            const record = this.record(name);
-            const client = transport === 'http' ? await this.httpClient() : this.client;
-            record.calls = [];
-            record.onCall = onCall;
-            try {
-                const wire = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}`;
-                let message;
-                try {
-                    message = deserializeMessage(wire);
-                } catch (why) {
-                    return { handlerCalls: 0, message: frameworkText(why) };
-                }
-                let result;
-                try {
-                    result = await client.callTool({ name, arguments: message.params.arguments });
-                } catch (why) {
-                    // A JSON-RPC error (or a client-side refusal) is the error the caller got.
-                    const calls = record.calls.length;
-                    return calls > 0 ? { handlerCalls: calls, received: record.calls.at(-1) } : { handlerCalls: 0, message: frameworkText(why) };
-                }
-                const calls = record.calls.length;
-                if (calls > 0) return { handlerCalls: calls, received: record.calls.at(-1) };
-                const texts = (result?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text);
-                return { handlerCalls: 0, message: texts.length ? texts.join('\n') : JSON.stringify(result) };
-            } finally {
-                record.onCall = null;
-            }
-        }
-
-        /** The inputSchema a client gets for a tool from tools/list. */
-        async listedSchema(name) {
-            this.record(name);
-            let cursor;
-            do {
-                let page;
-                try {
-                    page = await this.client.listTools(cursor === undefined ? {} : { cursor });
-                } catch (why) {
-                    throw new Failure(`the SDK's tools/list failed: ${frameworkText(why)}`);
-                }
-                const tool = page.tools.find((t) => t.name === name);
-                if (tool) return tool.inputSchema;
-                cursor = page.nextCursor;
-            } while (cursor);
-            throw new Failure(`tools/list does not list ${JSON.stringify(name)}`);
-        }
-    }
+    const Pair = mcpPairs({ ...sdk, prepare: inputSchemaFor, who: 'the SDK', log });
 
     // -----------------------------------------------------------------------------------------
     // The runtime object the kit drives: one per `start`.
 
-    class Runtime {
+    class Runtime extends McpRuntime {
         constructor() {
-            this.registry = null;
-            this.scratch = null;
-        }
-
-        async register(tools) {
-            const pair = new Pair();
-            try {
-                for (const tool of tools) {
-                    if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
-                    if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
-                    if (pair.tools.has(tool.name) || pair.declined.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
-                    // A tool whose schema this row cannot say is left out; the others are registered,
-                    // and any call or describe of the one left out is answered with its Unsupported.
-                    try {
-                        pair.addTool(tool.name, tool.description, tool.input_schema);
-                    } catch (why) {
-                        if (!(why instanceof Unsupported)) throw why;
-                        pair.declined.set(tool.name, new Unsupported(`${tool.name}: ${why.message}`));
-                    }
-                }
-                await pair.connect();
-            } catch (why) {
-                await pair.close();
-                throw why;
-            }
-            const old = this.registry;
-            this.registry = pair;
-            if (old) await old.close();
+            super(Pair, log);
+            // A tool whose schema this row cannot say is left out; the others are registered, and
+            // any call or describe of the one left out is answered with its Unsupported.
+            this.declines = true;
         }
 
         // Both views are what the SDK publishes: tools/list is the only schema a client or a model
@@ -348,53 +136,14 @@ export function serveMcpSdk({ adapter, sdk, kit, schema: { inputSchemaFor, SCHEM
             throw new Unsupported(`no view ${JSON.stringify(view)}`);
         }
 
-        async invoke(transport, tool, args, handler) {
-            const pair = this.requireRegistry();
-            const outcome = await pair.call(tool, argumentsText(args), transport, (text) => handler(new RawJson(text)));
-            if (outcome.handlerCalls > 0) return null;
-            return { message: outcome.message, problems: problemsFrom(outcome.message), expected_fields: [] };
+        problems(tool, message) {
+            return problemsFrom(message, wireProblems);
         }
 
-        async normalize(schema, args) {
-            const pair = await this.scratchPair();
-            // One fixed name (the one a reproduction of a normalize case uses), so that no message
-            // depends on how many normalize calls came before.
-            const name = SCRATCH_TOOL;
-            const record = pair.addTool(name, undefined, schema);
-            let outcome;
-            try {
-                outcome = await pair.call(name, argumentsText(args));
-            } finally {
-                try {
-                    record.registered.remove();
-                } catch (why) {
-                    log('removing a scratch tool:', why?.message ?? why);
-                }
-                pair.tools.delete(name);
-            }
-            if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
-            throw new Rejected({ message: outcome.message });
-        }
-
-        async close() {
-            const pairs = [this.registry, this.scratch].filter(Boolean);
-            this.registry = null;
-            this.scratch = null;
-            for (const pair of pairs) await pair.close();
-        }
-
-        requireRegistry() {
-            if (!this.registry) throw new Failure('no tools are registered');
-            return this.registry;
-        }
-
-        async scratchPair() {
-            if (!this.scratch) {
-                const pair = new Pair();
-                await pair.connect();
-                this.scratch = pair;
-            }
-            return this.scratch;
+        // One fixed name (the one a reproduction of a normalize case uses), so that no message
+        // depends on how many normalize calls came before.
+        scratchName() {
+            return SCRATCH_TOOL;
         }
     }
 

@@ -13,13 +13,11 @@
 //
 // See README.md beside this file for the mapping and the findings.
 
-import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-
 import { McpServer, InMemoryTransport, fromJsonSchema, deserializeMessage } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } from 'tool-conformance-adapter';
+import { serve, Unsupported, RawJson, snapshot, installedVersion } from 'tool-conformance-adapter';
+import { McpRuntime, mcpPairs, wireProblems as issueProblems } from 'tool-conformance-adapter/mcp';
 
 const log = (...args) => console.error('[mcp-typescript adapter]', ...args);
 
@@ -32,197 +30,30 @@ const TRANSPORTS = ['structured', 'http'];
 // ---------------------------------------------------------------------------------------------
 // The framework: one McpServer + Client pair joined by InMemoryTransport.
 
-let pairCounter = 0;
-
-function newServer(id) {
-    return new McpServer({ name: `tool-conformance-${id}`, version: '1.0.0' }, { capabilities: { tools: {} } });
+/** The framework's Ajv check: the raw JSON Schema wrapped by fromJsonSchema, on every server. */
+function wrapped(schema) {
+    try {
+        return fromJsonSchema(schema);
+    } catch (why) {
+        throw new Unsupported(`fromJsonSchema refused the schema: ${why?.message ?? why}`);
+    }
 }
 
 /**
- * The loopback HTTP listener (node:http + the framework's own Node Streamable HTTP transport),
- * started on the first http invoke of the process. Each registry's HTTP side has its own path.
+ * One registry (the kit's MCP Pair): the tools registered on an McpServer with registerTool and
+ * fromJsonSchema, reached by a Client through an InMemoryTransport pair (structured), and, once
+ * asked for, over the framework's Node Streamable HTTP transport on loopback (http).
  */
-let httpListener = null;
-const httpRoutes = new Map(); // path -> NodeStreamableHTTPServerTransport
-
-async function loopback() {
-    if (!httpListener) {
-        const server = http.createServer((req, res) => {
-            const transport = httpRoutes.get(new URL(req.url, 'http://127.0.0.1').pathname);
-            if (!transport) {
-                res.writeHead(404, { 'content-type': 'text/plain' }).end('no MCP endpoint here');
-                return;
-            }
-            transport.handleRequest(req, res).catch((why) => {
-                log('the HTTP transport failed:', why?.stack ?? why);
-                if (!res.headersSent) res.writeHead(500);
-                res.end();
-            });
-        });
-        server.keepAliveTimeout = 60_000;
-        await new Promise((resolve, reject) => {
-            server.once('error', reject);
-            server.listen(0, '127.0.0.1', resolve);
-        });
-        server.unref();
-        httpListener = server;
-        log(`MCP Streamable HTTP on http://127.0.0.1:${server.address().port}/`);
-    }
-    return `http://127.0.0.1:${httpListener.address().port}`;
-}
-
-/**
- * One registry: the tools registered on an McpServer, reached by a Client through an
- * InMemoryTransport pair (structured), and, once asked for, on a second McpServer with the same
- * tools and the same recording handlers, reached by a Client over Streamable HTTP (http).
- */
-class Pair {
-    constructor() {
-        this.id = ++pairCounter;
-        this.server = newServer(this.id);
-        this.client = new Client({ name: 'tool-conformance-harness', version: '1.0.0' });
-        this.tools = new Map(); // name -> { name, description, schema, registered, calls: [] }
-        this.http = null; // { server, client, path }
-    }
-
-    /** Registers one tool the way a server author would: registerTool + fromJsonSchema. */
-    addTool(name, description, inputSchema) {
-        const record = { name, description, schema: inputSchema, calls: [], onCall: null, registered: undefined };
-        record.registered = this.registerOn(this.server, record);
-        this.tools.set(name, record);
-        return record;
-    }
-
-    registerOn(server, record) {
-        let wrapped;
-        try {
-            wrapped = fromJsonSchema(record.schema);
-        } catch (why) {
-            throw new Unsupported(`fromJsonSchema refused the schema: ${why?.message ?? why}`);
-        }
-        const config = { inputSchema: wrapped };
-        if (record.description !== undefined) config.description = record.description;
-        try {
-            return server.registerTool(record.name, config, async (args) => {
-                // Record exactly what reached the handler, as JSON, at the moment it ran.
-                const text = snapshot(args);
-                record.calls.push(text);
-                record.onCall?.(text);
-                return { content: [{ type: 'text', text: 'ok' }] };
-            });
-        } catch (why) {
-            throw new Unsupported(`registerTool refused ${record.name}: ${why?.message ?? why}`);
-        }
-    }
-
-    async connect() {
-        const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-        await this.server.connect(serverTransport);
-        await this.client.connect(clientTransport);
-    }
-
-    async httpClient() {
-        if (!this.http) {
-            const base = await loopback();
-            const server = newServer(this.id);
-            for (const record of this.tools.values()) this.registerOn(server, record);
-            const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
-            await server.connect(transport);
-            const path = `/mcp/${this.id}`;
-            httpRoutes.set(path, transport);
-            const client = new Client({ name: 'tool-conformance-harness', version: '1.0.0' });
-            try {
-                await client.connect(new StreamableHTTPClientTransport(new URL(base + path)));
-            } catch (why) {
-                httpRoutes.delete(path);
-                await server.close().catch(() => {});
-                throw why;
-            }
-            this.http = { server, client, path };
-        }
-        return this.http.client;
-    }
-
-    async close() {
-        const parts = [this.client, this.server];
-        if (this.http) parts.unshift(this.http.client, this.http.server);
-        for (const part of parts) {
-            try {
-                await part.close();
-            } catch (why) {
-                log('closing:', why?.message ?? why);
-            }
-        }
-        if (this.http) httpRoutes.delete(this.http.path);
-    }
-
-    record(name) {
-        const record = this.tools.get(name);
-        if (!record) throw new Failure(`no tool named ${JSON.stringify(name)} is registered`);
-        return record;
-    }
-
-    /**
-     * One tools/call request on a transport (structured: the in-memory pair; http: Streamable
-     * HTTP on loopback). `argumentsText` is JSON text of the arguments that JSON.parse reads into
-     * the same values as the text the harness sent (the kit's argumentsText); it goes through
-     * the framework's own wire decoder (deserializeMessage, what its stdio transport does to every
-     * line) inside a tools/call message, so any change to numbers is the framework's, not this
-     * adapter's. `onCall`, when given, is handed the JSON text of each call the handler gets,
-     * as it happens. Returns {handlerCalls, received?, message?}.
-     */
-    async call(name, argumentsText, transport = 'structured', onCall = null) {
-        const record = this.record(name);
-        const client = transport === 'http' ? await this.httpClient() : this.client;
-        record.calls = [];
-        record.onCall = onCall;
-        try {
-            return await this.callOnce(record, client, name, argumentsText);
-        } finally {
-            record.onCall = null;
-        }
-    }
-
-    async callOnce(record, client, name, argumentsText) {
-        const wire = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}`;
-        let message;
-        try {
-            message = deserializeMessage(wire);
-        } catch (why) {
-            return { handlerCalls: 0, message: frameworkText(why) };
-        }
-        let result;
-        try {
-            result = await client.callTool({ name, arguments: message.params.arguments });
-        } catch (why) {
-            // A JSON-RPC error (or a client-side refusal) is the error the caller got.
-            const calls = record.calls.length;
-            return calls > 0 ? { handlerCalls: calls, received: record.calls.at(-1) } : { handlerCalls: 0, message: frameworkText(why) };
-        }
-        const calls = record.calls.length;
-        if (calls > 0) return { handlerCalls: calls, received: record.calls.at(-1) };
-        const texts = (result?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text);
-        return { handlerCalls: 0, message: texts.length ? texts.join('\n') : JSON.stringify(result) };
-    }
-
-    /** The inputSchema a client gets for a tool from tools/list. */
-    async listedSchema(name) {
-        this.record(name);
-        let cursor;
-        do {
-            let page;
-            try {
-                page = await this.client.listTools(cursor === undefined ? {} : { cursor });
-            } catch (why) {
-                throw new Failure(`the framework's tools/list failed: ${frameworkText(why)}`);
-            }
-            const tool = page.tools.find((t) => t.name === name);
-            if (tool) return tool.inputSchema;
-            cursor = page.nextCursor;
-        } while (cursor);
-        throw new Failure(`tools/list does not list ${JSON.stringify(name)}`);
-    }
-
+class Pair extends mcpPairs({
+    McpServer,
+    Client,
+    InMemoryTransport,
+    StreamableHTTPServerTransport: NodeStreamableHTTPServerTransport,
+    StreamableHTTPClientTransport,
+    deserializeMessage,
+    inputSchema: wrapped,
+    log,
+}) {
     /** The input schema the server holds for a tool: its registered Standard Schema's JSON form. */
     heldSchema(name) {
         const { registered } = this.record(name);
@@ -230,10 +61,6 @@ class Pair {
         if (!std?.jsonSchema?.input) throw new Unsupported('the registered tool holds no JSON Schema');
         return std.jsonSchema.input({ target: 'draft-2020-12' });
     }
-}
-
-function frameworkText(why) {
-    return why instanceof Error ? why.message : String(why);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -330,52 +157,18 @@ function wireProblems(text) {
         return [{ kind: 'unrecognized', text }];
     }
     if (!Array.isArray(issues)) return [{ kind: 'unrecognized', text }];
-    return issues.map((issue) => {
-        const path = Array.isArray(issue?.path) ? issue.path : [];
-        const underArguments = path[0] === 'params' && path[1] === 'arguments';
-        const rest = underArguments ? path.slice(2) : path;
-        const problem = { kind: underArguments && issue?.code === 'invalid_type' ? 'wrong_type' : String(issue?.code ?? 'unrecognized') };
-        if (underArguments && rest.length > 0) problem.field = String(rest[0]);
-        problem.path = path.map(String).join('.');
-        problem.text = String(issue?.message ?? '');
-        return problem;
-    });
+    return issueProblems(issues);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The runtime object the kit drives: one per `start`.
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-class Runtime {
+class Runtime extends McpRuntime {
     constructor() {
-        this.registry = null; // Pair of the registered tool set
-        this.scratch = null; // Pair for normalize's scratch tools
-        this.scratchCounter = 0;
+        super(Pair, log);
     }
 
-    async register(tools) {
-        const pair = new Pair();
-        try {
-            for (const tool of tools) {
-                if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
-                if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
-                if (pair.tools.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
-                pair.addTool(tool.name, tool.description, tool.input_schema);
-            }
-            await pair.connect();
-        } catch (why) {
-            await pair.close();
-            throw why;
-        }
-        const old = this.registry;
-        this.registry = pair;
-        if (old) await old.close();
-    }
-
-    // Schemas and received values go to the kit as JSON text (RawJson), written from the values
-    // the framework gave: the kit writes a number that equals the double of a request literal
-    // with that literal, which would hide the rounding the framework's own JSON decoding did.
+    // Schemas go to the kit as JSON text (RawJson), written from the values the framework gave.
     async describe(tool, view) {
         const pair = this.requireRegistry();
         if (view === 'get_api_spec') return new RawJson(snapshot(await pair.listedSchema(tool)));
@@ -383,52 +176,13 @@ class Runtime {
         throw new Unsupported(`no view ${JSON.stringify(view)}`);
     }
 
-    async invoke(transport, tool, args, handler) {
-        const pair = this.requireRegistry();
-        const outcome = await pair.call(tool, argumentsText(args), transport, (text) => handler(new RawJson(text)));
-        if (outcome.handlerCalls > 0) return null;
-        return { message: outcome.message, problems: problemsFrom(tool, outcome.message), expected_fields: [] };
+    problems(tool, message) {
+        return problemsFrom(tool, message);
     }
 
-    async normalize(schema, args) {
-        const pair = await this.scratchPair();
-        const name = `normalize_${++this.scratchCounter}`;
-        const record = pair.addTool(name, undefined, schema);
-        let outcome;
-        try {
-            outcome = await pair.call(name, argumentsText(args));
-        } finally {
-            try {
-                record.registered.remove();
-            } catch (why) {
-                log('removing a scratch tool:', why?.message ?? why);
-            }
-            pair.tools.delete(name);
-        }
-        if (outcome.handlerCalls > 0) return new RawJson(outcome.received);
-        // Refused in one step, before the tool ran: the caller's error, with the problems it names.
-        throw new Rejected({ message: outcome.message, problems: problemsFrom(name, outcome.message) });
-    }
-
-    async close() {
-        const pairs = [this.registry, this.scratch].filter(Boolean);
-        this.registry = null;
-        this.scratch = null;
-        for (const pair of pairs) await pair.close();
-    }
-
-    requireRegistry() {
-        if (!this.registry) throw new Failure('no tools are registered');
-        return this.registry;
-    }
-
-    async scratchPair() {
-        if (!this.scratch) {
-            const pair = new Pair();
-            await pair.connect();
-            this.scratch = pair;
-        }
-        return this.scratch;
+    // Refused in one step, before the tool ran: the caller's error, with the problems it names.
+    rejection(name, message) {
+        return { message, problems: problemsFrom(name, message) };
     }
 }
 

@@ -19,41 +19,34 @@ See README.md beside this file for what is measured and every choice.
 """
 
 import asyncio
-import importlib.metadata
 import json
 import logging
 import os
 import sys
-import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; the schema -> signature mapping is
-# the MCP Python adapter's (imported by path, not copied).
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.setup import not_installed  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")  # no trace export: nothing leaves the machine
 sys.path.insert(0, HERE)  # tool.py, also when this file is run by another row's adapter
-try:
-    import pydantic  # noqa: E402
+with installed("openai-agents", HERE):
     from agents import function_tool  # noqa: E402
     from agents.tool_context import ToolContext  # noqa: E402
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    not_installed("openai-agents", HERE, missing)
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "openai-agents"
 TRANSPORTS = ["structured"]
 
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-logging.basicConfig(stream=sys.stderr, level=logging.CRITICAL)
+quiet(level=logging.CRITICAL)
 
 
 # The SDK logs each refused call on `openai.agents`; stderr is kept for real trouble.
@@ -68,27 +61,12 @@ logging.getLogger("openai.agents").setLevel(logging.CRITICAL)
 STRICT = "default"
 
 
-class Recorder:
-    """What the tool's function received, per call, under the schema's names."""
-
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        try:
-            self.calls.append(snapshot(received, tool_builder.plain_model))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
-
 
 def build_tool(name, description, schema):
     """(FunctionTool, Recorder) for the schema, built by tool.py as an SDK user writes it.
     Unsupported only where no function stands for the schema at all (its root is no object), or
     where function_tool itself refuses the function, with the SDK's own error."""
-    recorder = Recorder()
+    recorder = Recorder(tool_builder.plain_model)  # under the schema's names
     try:
         built, _ = tool_builder.build_tool(name, description, schema, recorder.record, strict=STRICT)
     except tool_builder.Unmappable as why:
@@ -102,7 +80,7 @@ def build_tool(name, description, schema):
 # The runtime behind protocol.Session.
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     def __init__(self):
         self.loop = asyncio.new_event_loop()
         self.tools = {}  # name -> (FunctionTool, Recorder)
@@ -124,13 +102,6 @@ class Runtime:
                 )
             except protocol.Unsupported as why:
                 self.refused[tool["name"]] = str(why)  # the other tools still register
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         # The one schema the SDK publishes: the strict JSON schema it sends the model.
@@ -158,38 +129,24 @@ class Runtime:
             raise protocol.Unsupported(f"no transport {transport!r}")
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, arguments)
-        for received in calls:
-            handler(received)
-        return None if calls else error
+        return invoked(calls, error, handler)
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when the Runner calls it: what the function
         received, or `rejected` with the text the model got when the SDK refused the call."""
         key = dumps(input_schema)
-        if key not in self.scratch:
+
+        def scratch():
             self.counter += 1
-            try:
-                self.scratch[key] = build_tool(f"normalize_{self.counter}", None, json.loads(key))
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+            return build_tool(f"normalize_{self.counter}", None, json.loads(key))
+
+        built, recorder = scratch_tool(self.scratch, key, scratch)
         calls, error = self.call(built, recorder, arguments)
-        if calls:
-            return calls[-1]
-        raise protocol.Rejected(error)
+        return normalized(calls, error)
 
 
 def implementation():
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/openai/openai-agents-python",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=TRANSPORTS,
-    )
+    return installed_implementation(PACKAGE, "https://github.com/openai/openai-agents-python", TRANSPORTS)
 
 
 if __name__ == "__main__":

@@ -17,63 +17,38 @@ content is pydantic's error list), are pydantic-ai's.
     .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
 """
 
-import importlib.metadata
-import logging
 import os
 import sys
-import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-# The protocol half is the Python adapter kit of this checkout; received.py (what the function
-# received, as JSON) is the MCP Python adapter's, imported by path.
-sys.path.insert(0, os.path.join(ROOT, "adapters", "python"))
+# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 
 import tool_conformance_adapter as protocol  # noqa: E402
+from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter import pydantic_errors  # noqa: E402
+from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
-try:
-    import pydantic  # noqa: E402
+with installed("pydantic-ai", HERE):
     import tools  # noqa: E402  (beside this file)
-except ImportError as missing:  # pragma: no cover - a setup problem, said plainly
-    sys.stderr.write(
-        f"pydantic-ai is not importable ({missing}). Install it beside this adapter:\n"
-        f"  python3 -m venv {HERE}/.venv && {HERE}/.venv/bin/pip install -r {HERE}/requirements.txt\n"
-    )
-    sys.exit(1)
 
-from tool_conformance_adapter.received import NotJson, snapshot, to_framework  # noqa: E402
+from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
 
 PACKAGE = "pydantic-ai-slim"
 TRANSPORTS = ["structured"]
 SCRATCH_TOOL = "repro"
 
-logging.basicConfig(stream=sys.stderr, level=logging.ERROR)
-warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
-warnings.filterwarnings("ignore", message=r"(?s).*Pydantic serializer warnings")
+quiet(serializer=True)
 
-# pydantic's error types the suite has a name for; any other type is kept as the problem's kind.
-KINDS = {
-    "missing": "missing_required",
-    "missing_argument": "missing_required",
-    "missing_keyword_only_argument": "missing_required",
-    "extra_forbidden": "unknown_field",
-    "unexpected_keyword_argument": "unknown_field",
-    "literal_error": "not_in_enum",
-    "enum": "not_in_enum",
-    "string_too_short": "too_short",
-    "int_from_float": "wrong_type",
-    "none_required": "wrong_type",
-}
+# pydantic's error types the suite has a name for, with the one a function's keyword-only
+# parameter adds; any other type is kept as the problem's kind.
+KINDS = {**pydantic_errors.KINDS, "missing_keyword_only_argument": "missing_required"}
 
 
 def kind_of(error_type):
-    if error_type in KINDS:
-        return KINDS[error_type]
-    if error_type.endswith("_type") or error_type.endswith("_parsing"):
-        return "wrong_type"
-    return error_type
+    return pydantic_errors.kind_of(error_type, KINDS)
 
 
 def problems_from(errors):
@@ -91,21 +66,6 @@ def problems_from(errors):
     return list(problems.values())
 
 
-class Recorder:
-    """What the tool's function received, per call."""
-
-    def __init__(self):
-        self.calls = []
-        self.unreadable = None
-
-    def record(self, received):
-        try:
-            self.calls.append(snapshot(received))
-        except NotJson as why:
-            self.calls.append(None)
-            self.unreadable = str(why)
-        return "ok"
-
 
 def build(name, description, schema, recorder):
     """The pydantic-ai Tool for the schema; Unsupported quoting the refusal when there is none."""
@@ -120,7 +80,7 @@ def build(name, description, schema, recorder):
     return tool
 
 
-class Runtime:
+class Runtime(RegisteredTools):
     def __init__(self):
         self.tools = {}  # name -> (Tool, Recorder)
         self.refused = {}  # name -> why pydantic-ai refused it
@@ -146,13 +106,6 @@ class Runtime:
             except Exception as why:  # pydantic-ai (or pydantic) refusing the signature
                 del self.tools[name]
                 self.refused[name] = f"pydantic-ai refused the function: {type(why).__name__}: {why}"
-
-    def entry(self, name):
-        if name in self.refused:
-            raise protocol.Unsupported(self.refused[name])
-        if name not in self.tools:
-            raise protocol.Failure(f"no tool named {name!r} is registered")
-        return self.tools[name]
 
     def describe(self, tool, view):
         built, _ = self.entry(tool)
@@ -187,48 +140,29 @@ class Runtime:
             raise protocol.Unsupported(f"no transport {transport!r}")
         built, recorder = self.entry(tool)
         calls, error = self.call(built, recorder, arguments)
-        for received in calls:
-            handler(received)
-        if calls:
-            return None
-        if error is None:
-            raise protocol.Failure("pydantic-ai reported success, but the tool function did not run")
-        return error
+        return invoked(calls, error, handler, "pydantic-ai")
 
     def normalize(self, input_schema, arguments):
         """What reaches a tool with this schema when a model calls it: what the function
         received, or `rejected` with the error pydantic-ai sent the model."""
-        key = dumps(input_schema)
-        if key not in self.scratch:
+        def scratch():
             recorder = Recorder()
             try:
                 built = build(SCRATCH_TOOL, None, to_framework(input_schema), recorder)
                 tools.run_turn([built], None, "")
-                self.scratch[key] = (built, recorder)
-            except protocol.Unsupported as why:
-                self.scratch[key] = str(why)
+            except protocol.Unsupported:
+                raise
             except Exception as why:
-                self.scratch[key] = f"pydantic-ai refused the function: {type(why).__name__}: {why}"
-        if isinstance(self.scratch[key], str):
-            raise protocol.Unsupported(self.scratch[key])
-        built, recorder = self.scratch[key]
+                raise protocol.Unsupported(f"pydantic-ai refused the function: {type(why).__name__}: {why}") from None
+            return built, recorder
+
+        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
         calls, error = self.call(built, recorder, arguments)
-        if calls:
-            return calls[-1]
-        if error is None:
-            raise protocol.Failure("pydantic-ai reported success, but the tool function did not run")
-        raise protocol.Rejected(error)
+        return normalized(calls, error, "pydantic-ai")
 
 
 def implementation():
-    return protocol.Implementation(
-        name=PACKAGE,
-        version=importlib.metadata.version(PACKAGE),
-        language="python",
-        homepage="https://github.com/pydantic/pydantic-ai",
-        rules=["RT-TOOL-8", "PLAT-162"],
-        transports=list(TRANSPORTS),
-    )
+    return installed_implementation(PACKAGE, "https://github.com/pydantic/pydantic-ai", list(TRANSPORTS))
 
 
 if __name__ == "__main__":
