@@ -13,13 +13,6 @@ use tool_conformance::run::config::{RunConfig, Selection};
 use tool_conformance::run::jobs;
 use tool_conformance::{Case, Corpus, exit};
 
-/// The clause map, and the rule texts it points into, as built into the binary.
-const CLAUSES: &str = include_str!("../../specs/clauses.json");
-const TEXTS: &[(&str, &str)] = &[
-    ("RT-TOOL-8.txt", include_str!("../../specs/RT-TOOL-8.txt")),
-    ("PLAT-162.txt", include_str!("../../specs/PLAT-162.txt")),
-];
-
 #[derive(Args)]
 pub(super) struct ShowArgs {
     /// The case id, e.g. RT-TOOL-8/examples/doubly-escaped-title.
@@ -74,41 +67,10 @@ pub(super) fn show(args: &ShowArgs) -> Result<u8> {
     Ok(exit::CONFORMS)
 }
 
-/// The sentences of the rule texts that carry `clause`, each with the file it is from.
-pub(super) fn clause_sentences(clause: &str) -> Option<(String, Vec<String>)> {
-    let map: tool_conformance::json::Value = tool_conformance::json::from_str(CLAUSES).ok()?;
-    let entry = map["clauses"].as_array()?.iter().find(|e| e["clause"].as_str() == Some(clause))?;
-    let file = entry["text"].as_str()?;
-    let (_, text) = TEXTS.iter().find(|(name, _)| *name == file)?;
-    let sentences = entry["passages"]
-        .as_array()?
-        .iter()
-        .filter_map(|p| p.as_str())
-        .filter_map(|passage| sentence_around(text, passage))
-        .collect::<Vec<_>>();
-    (!sentences.is_empty()).then(|| (format!("specs/{file}"), sentences))
-}
-
-/// The sentence of `text` that holds `passage`: from the sentence end before it (or the start of
-/// its line) to the sentence end after it (or the end of its line).
-fn sentence_around(text: &str, passage: &str) -> Option<String> {
-    let at = text.find(passage)?;
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let start = text[line_start..at].rfind(". ").map_or(line_start, |i| line_start + i + 2);
-    let after = at + passage.len();
-    let line_end = text[after..].find('\n').map_or(text.len(), |i| after + i);
-    let end = if passage.ends_with('.') {
-        after
-    } else {
-        text[after..line_end].find(". ").map_or(line_end, |i| after + i + 1)
-    };
-    Some(text[start..end].trim().to_string())
-}
-
 fn print_clause(corpus: &Corpus, clause: &str) {
     let summary = corpus.catalog.clause(clause).map(|(_, c)| c.summary.clone()).unwrap_or_default();
     outln!("  {clause}: {summary}");
-    match clause_sentences(clause) {
+    match tool_conformance::corpus::specs::clause_sentences(clause) {
         Some((file, sentences)) => {
             for sentence in sentences {
                 outln!("    \"{sentence}\"");

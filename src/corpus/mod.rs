@@ -12,6 +12,7 @@
 //! line and column; all bad files are reported together.
 
 pub mod rules;
+pub mod specs;
 pub(crate) mod yaml;
 
 use crate::case::file::{Behaviour, CaseFile};

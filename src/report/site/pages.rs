@@ -9,13 +9,6 @@ use crate::json::Value;
 use crate::report::cell;
 use std::fmt::Write as _;
 
-/// The clause map and the rule texts it points into, as built into the binary.
-const CLAUSES: &str = include_str!("../../../specs/clauses.json");
-const TEXTS: &[(&str, &str)] = &[
-    ("RT-TOOL-8.txt", include_str!("../../../specs/RT-TOOL-8.txt")),
-    ("PLAT-162.txt", include_str!("../../../specs/PLAT-162.txt")),
-];
-
 /// Every file of the site, as (path relative to its root, contents).
 pub(super) fn all(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> Vec<(String, String)> {
     let mut files = vec![("style.css".to_string(), STYLE.to_string())];
@@ -379,36 +372,6 @@ fn markdown(text: &str, from: &str, corpus: &Corpus) -> String {
     html
 }
 
-/// The sentences of the rule texts that carry `clause`, and the file they are from.
-fn clause_sentences(clause: &str) -> Option<(String, Vec<String>)> {
-    let map: Value = crate::json::from_str(CLAUSES).ok()?;
-    let entry = map["clauses"].as_array()?.iter().find(|e| e["clause"].as_str() == Some(clause))?;
-    let file = entry["text"].as_str()?;
-    let (_, text) = TEXTS.iter().find(|(name, _)| *name == file)?;
-    let sentences: Vec<String> = entry["passages"]
-        .as_array()?
-        .iter()
-        .filter_map(|p| p.as_str())
-        .filter_map(|passage| sentence_around(text, passage))
-        .collect();
-    (!sentences.is_empty()).then(|| (format!("specs/{file}"), sentences))
-}
-
-/// The sentence of `text` that holds `passage` (as `tool-conformance show` finds it).
-fn sentence_around(text: &str, passage: &str) -> Option<String> {
-    let at = text.find(passage)?;
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let start = text[line_start..at].rfind(". ").map_or(line_start, |i| line_start + i + 2);
-    let after = at + passage.len();
-    let line_end = text[after..].find('\n').map_or(text.len(), |i| after + i);
-    let end = if passage.ends_with('.') {
-        after
-    } else {
-        text[after..line_end].find(". ").map_or(line_end, |i| after + i + 1)
-    };
-    Some(text[start..end].trim().to_string())
-}
-
 fn case_page(path: &str, corpus: &Corpus, case: &Case, entries: &[&Entry], apart: usize, suite_digest: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "<h1><code>{}</code></h1>\n<p>{}</p>", esc(&case.id), esc(&case.summary));
@@ -428,7 +391,7 @@ fn case_page(path: &str, corpus: &Corpus, case: &Case, entries: &[&Entry], apart
     for clause in &case.clauses {
         let summary = corpus.catalog.clause(clause).map(|(_, c)| c.summary.clone()).unwrap_or_default();
         let _ = writeln!(out, "<h3><code>{}</code> <span class=\"summary\">{}</span></h3>", esc(clause), esc(&summary));
-        match clause_sentences(clause) {
+        match crate::corpus::specs::clause_sentences(clause) {
             Some((file, sentences)) => {
                 for sentence in sentences {
                     let _ = writeln!(out, "<blockquote>{}</blockquote>", esc(&sentence));
