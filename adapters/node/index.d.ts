@@ -104,3 +104,16 @@ export class Session {
 export const MAX_BODY: number;
 export function serveStdio(session: Session, options?: { input?: NodeJS.ReadableStream; output?: (text: string) => Promise<void> }): Promise<void>;
 export function serveHttp(session: Session, address: string): Promise<import('node:http').Server>;
+
+// An MCP server under test over MCP (also exported as tool-conformance-adapter/manifest).
+/** 'TOOL_CONFORMANCE_MANIFEST' and 'TOOL_CONFORMANCE_RECORD': the files the harness names. */
+export const MANIFEST_ENV: string;
+export const RECORD_ENV: string;
+/** A missing, unreadable or malformed manifest; the message names the file. */
+export class ManifestError extends Error {}
+/** The tools of the manifest (by default the file TOOL_CONFORMANCE_MANIFEST names), and its numbers' literals. */
+export function loadManifest(path?: string): { tools: Tool[]; literals: Literals };
+/** The record line for a call: `{"tool":…,"arguments":…}` (or `"not_json"` and why) and `\n`. */
+export function recordLine(tool: string, args: unknown): string;
+/** Appends what a handler received to the record (by default the file TOOL_CONFORMANCE_RECORD names); returns 'ok'. */
+export function recordCall(tool: string, args: unknown, path?: string): 'ok';
