@@ -12,7 +12,9 @@
 # from the repository root), `install=npm` (npm ci from package-lock.json), `install=cargo` (cargo
 # build --locked of the crate named by `crate=`, a folder from the repository root) or `install=none`, and
 # `command='...'`, the --stdio command line run from the repository root, where {dir} stands for
-# the adapter folder. An environment already installed from the same pins is reused.
+# the adapter folder. `route=mcp-server` says the command is an MCP server on stdio, reached with
+# `run --mcp-server` instead (no protocol-v1 adapter; `route=stdio`, the default, is --stdio). An
+# environment already installed from the same pins is reused.
 #
 # Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
 # what lies behind a failure: a failure no entry covers, or an entry that no longer fails, makes
@@ -65,7 +67,7 @@ done
 conf() {
   local file="examples/adapters/$1/adapter.conf"
   [ -f "$file" ] || return 1
-  (install='' command='' crate=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
+  (install='' command='' crate='' route=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
 }
 
 # The harness: $TOOL_CONFORMANCE if set, else this checkout's debug build (which `cargo test`
@@ -105,7 +107,7 @@ install() {
   esac
 }
 
-# command_of NAME: the --stdio command line that starts the adapter ({dir} replaced).
+# command_of NAME: the command line that starts the adapter ({dir} replaced).
 command_of() {
   local line
   line="$(conf "$1" command)" || return 1
@@ -256,7 +258,14 @@ for name in "${names[@]}"; do
   # What was published before this run, to say whether anything changed (in either mode).
   previous="$scratch/$name-previous.json"
   [ -f "$published/standing.json" ] && cp "$published/standing.json" "$previous"
-  args=(run --stdio "$(command_of "$name")" --start-timeout 60s --color never)
+  case "$(conf "$name" route)" in
+    ''|stdio) route=--stdio ;;
+    mcp-server) route=--mcp-server ;;
+    *) route=""
+       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is neither stdio nor mcp-server"
+       summary+=("--       $name: FAILED: unknown route=$(conf "$name" route) in its adapter.conf"); failed=true; continue ;;
+  esac
+  args=(run "$route" "$(command_of "$name")" --start-timeout 60s --color never)
   [ -f "$published/expected-failures.yaml" ] && args+=(--expected-failures "$published/expected-failures.yaml")
   started=$(date +%s.%N)
   "$TOOL_CONFORMANCE" "${args[@]}" --jobs 1 --report "$out" >"$scratch/$name-run.txt" 2>&1
