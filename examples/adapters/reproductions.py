@@ -29,10 +29,10 @@ OUT_DIR/<n>.out (what it printed), and compares every outcome line it printed wi
 adapter gave for the same arguments in the case's recorded exchange (STANDING, the standing.json
 beside the page): the arguments are read out of the filled source where TEMPLATE (the adapter's
 reproduction template) has `__ARGUMENTS__`. A `the tool received: <JSON>` line must match an
-answer in which the tool ran (`executed`, or a normalize answer's `arguments`), with the same
-value whenever both are readable JSON (an answer cut short in the exchange, or a line printed
+answer in which the tool ran (`executed`, or a normalize answer's `arguments`; over MCP, a
+tools/call result that is no error, by kind alone), with the same value whenever both are readable JSON (an answer cut short in the exchange, or a line printed
 `(not JSON)`, compares by kind alone); a `the caller got:` line must match an answer in which the
-caller was refused (`rejected`). A reproduction whose case errored, or whose exchange holds no
+caller was refused (`rejected`; over MCP, a JSON-RPC error or a result with isError true). A reproduction whose case errored, or whose exchange holds no
 answer to those arguments, is not compared, and is counted so. Prints `<compared> <not compared>`
 and one line per mismatch on stderr; exits 1 when any reproduction does not show what its page
 records.
@@ -99,8 +99,16 @@ def answers(case, arguments):
             sent = json.loads(request)
         except ValueError:
             sent = None
+            if MCP_CALL.search(request):
+                out.extend(mcp_answer(answer))
+                continue
             if not re.match(r'^\{"cmd":"(invoke|normalize)"', request):
                 continue
+        if isinstance(sent, dict) and "jsonrpc" in sent:
+            params = sent.get("params") if isinstance(sent.get("params"), dict) else {}
+            if sent.get("method") == "tools/call" and params.get("arguments") == arguments:
+                out.extend(mcp_answer(answer))
+            continue
         if sent is not None:
             if sent.get("cmd") not in ("invoke", "normalize") or sent.get("arguments") != arguments:
                 continue
@@ -120,6 +128,30 @@ def answers(case, arguments):
         elif '"outcome":"rejected"' in answer or re.match(r'^\{"seq":\d+,"rejected":', answer):
             out.append(("refused", None))
     return out
+
+
+# An MCP tools/call request (a run over MCP: `run --mcp-server`), and its answer. What the handler
+# received is in the record, not on the wire: an answer in which it ran compares by kind alone.
+MCP_CALL = re.compile(r'"method":"tools/call"')
+
+
+def mcp_answer(answer):
+    """[(kind, value)] of a JSON-RPC response to tools/call: `refused` for an error or a result with
+    isError true, `received` (READABLE) for any other result; [] for anything else."""
+    try:
+        got = json.loads(answer)
+    except ValueError:
+        if '"isError":true' in answer or re.match(r'^\{"jsonrpc":"2\.0","id":[^,]*,"error"', answer):
+            return [("refused", None)]
+        return [("received", READABLE)] if '"result"' in answer else []
+    if not isinstance(got, dict):
+        return []
+    if "error" in got:
+        return [("refused", None)]
+    result = got.get("result")
+    if isinstance(result, dict):
+        return [("refused", None)] if result.get("isError") is True else [("received", READABLE)]
+    return []
 
 
 def mismatch(printed, recorded):
