@@ -1,6 +1,6 @@
 // One tool-conformance case against @modelcontextprotocol/sdk 1.32.2 with zod 4.6.7 over MCP, as
 // the harness runs it: server.mjs beside this file (McpServer.registerTool with the zod raw shape
-// schema-to-zod.mjs writes from the schema) started over stdio with a one-tool manifest, and the
+// the Node kit's zod-shape writes from the schema) started over stdio with a one-tool manifest, and the
 // SDK's own Client calling tools/call over StdioClientTransport. What the handler received is read
 // from the record server.mjs keeps. From this folder, with its pins installed (npm ci): node repro.mjs
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
 //
 // Every tool of the run's manifest (TOOL_CONFORMANCE_MANIFEST) is registered with
 // McpServer.registerTool(name, { inputSchema: <zod raw shape> }, handler), the raw shape written
-// from the tool's JSON Schema by schema-to-zod.mjs (the mapping the mcp-sdk-zod row registers
+// from the tool's JSON Schema by the Node kit's zod-shape (the mapping the mcp-sdk-zod row registers
 // with). The handler appends what it received to the record (TOOL_CONFORMANCE_RECORD) and returns
 // "ok". Then the server is connected to the SDK's StdioServerTransport. Nothing here validates,
 // repairs or rewrites arguments: the SDK reads each line, checks the call against the zod shape
@@ -20,8 +20,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { installedVersion } from 'tool-conformance-adapter';
 import { ManifestError, loadManifest, recordCall } from 'tool-conformance-adapter/manifest';
+import { toRawShape, useZod } from 'tool-conformance-adapter/zod-shape';
+import { z } from 'zod';
 
-import { toRawShape } from './schema-to-zod.mjs';
+useZod(z);
 
 const PACKAGE = '@modelcontextprotocol/sdk';
 const log = (...args) => console.error('[mcp-sdk-zod-over-mcp]', ...args);

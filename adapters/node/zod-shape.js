@@ -1,9 +1,22 @@
-// The JSON Schema -> zod raw shape mapping of the mcp-sdk-zod adapter: what a server author
-// writes by hand for `server.registerTool(name, { inputSchema: { field: z.string(), ... } }, cb)`.
-// It is this adapter's choice, listed in about.yaml and README.md; what a raw shape cannot say is
-// written the nearest way an author can (toRawShape says how).
+// The JSON Schema -> zod raw shape mapping an MCP TypeScript SDK row writes its tools with: what a
+// server author writes by hand for `server.registerTool(name, { inputSchema: { field: z.string(),
+// ... } }, cb)`. It is the rows' choice, listed in their about.yaml and README.md; what a raw shape
+// cannot say is written the nearest way an author can (toRawShape says how).
+//
+// The kit depends on nothing, so a row hands the mapping its own zod (from its own node_modules and
+// pins) before using it:
+//
+//     import { z } from 'zod';
+//     import { useZod, toRawShape } from 'tool-conformance-adapter/zod-shape';
+//     useZod(z);
 
-import { z } from 'zod';
+/** The zod the row installed, handed over by `useZod`. */
+let z;
+
+/** Hands the mapping the row's zod (the module `zod` exports `z`); call it once, before the rest. */
+export function useZod(zod) {
+    z = zod;
+}
 
 /** Thrown for a schema this mapping cannot say; the adapter answers `unsupported` with it. */
 export class CannotSay extends Error {}
