@@ -57,6 +57,8 @@ pub mod json;
 #[doc(hidden)]
 pub mod judge;
 #[doc(hidden)]
+pub mod mcp;
+#[doc(hidden)]
 pub mod peer;
 #[doc(hidden)]
 pub mod reference;

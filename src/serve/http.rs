@@ -24,6 +24,9 @@
 //!
 //! All connections share one registry (one [`Server`]); `stop` answers and then resets it to a
 //! fresh target, and the server stays up.
+//!
+//! The same server carries other request-response protocols over POST: [`serve_with`] serves any
+//! [`Responder`] (the MCP upstream's Streamable HTTP is one), with the same limits.
 
 use super::Server;
 use crate::peer::Target;
@@ -110,12 +113,35 @@ where
     T: Target + Send + 'static,
     F: Fn() -> T + Send + Sync + 'static,
 {
-    let shared = Arc::new(Shared {
-        server: Mutex::new(Server::new(make())),
-        make: Box::new(make),
-        options,
-        connections: Mutex::new(Connections::default()),
-    });
+    serve_with(listener, Protocol { server: Mutex::new(Server::new(make())), make: Box::new(make) }, options)
+}
+
+/// What answers the requests of [`serve_with`]: a request's method and body in, a response out.
+pub trait Responder: Send + Sync + 'static {
+    /// The methods answered; any other is 405. Only a POST must carry a Content-Length.
+    fn methods(&self) -> &'static [&'static str] {
+        &["POST"]
+    }
+
+    /// The response to a request of one of [`Responder::methods`] with this body.
+    fn respond(&self, method: &str, body: &[u8]) -> Response;
+}
+
+/// A response of a [`Responder`]. A body is sent as `application/json`; an empty one with no
+/// Content-Type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The status code.
+    pub status: u16,
+    /// Headers besides Content-Type, Content-Length and Connection.
+    pub headers: Vec<(&'static str, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+/// [`serve`] for any [`Responder`], with the same limits.
+pub fn serve_with<R: Responder>(listener: TcpListener, responder: R, options: HttpOptions) -> std::io::Result<()> {
+    let shared = Arc::new(Shared { responder, options, connections: Mutex::new(Connections::default()) });
     loop {
         let stream = match listener.accept() {
             Ok((stream, _)) => stream,
@@ -141,11 +167,16 @@ where
     }
 }
 
-struct Shared<T: Target> {
-    server: Mutex<Server<T>>,
-    make: Box<dyn Fn() -> T + Send + Sync>,
+struct Shared<R: Responder> {
+    responder: R,
     options: HttpOptions,
     connections: Mutex<Connections>,
+}
+
+/// Protocol v1: one registry for every connection.
+struct Protocol<T: Target> {
+    server: Mutex<Server<T>>,
+    make: Box<dyn Fn() -> T + Send + Sync>,
 }
 
 /// The open connections: a handle on each socket (to close an idle one), and since when it has
@@ -162,7 +193,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Takes a new connection in, closing the longest-idle one if the cap is reached; `None` if
 /// every open connection is busy.
-fn admit<T: Target>(shared: &Shared<T>, stream: &TcpStream) -> Option<u64> {
+fn admit<R: Responder>(shared: &Shared<R>, stream: &TcpStream) -> Option<u64> {
     let mut connections = lock(&shared.connections);
     if connections.open.len() >= shared.options.max_connections.max(1) {
         let idlest = connections
@@ -186,7 +217,7 @@ fn admit<T: Target>(shared: &Shared<T>, stream: &TcpStream) -> Option<u64> {
 fn turn_away(stream: TcpStream) {
     let _ = stream.set_nonblocking(true);
     let body = error_body("too many connections are open; try again shortly");
-    let _ = (&stream).write_all(&response_bytes(503, &body, true));
+    let _ = (&stream).write_all(&response_bytes(503, &[], &body, true));
     let _ = stream.shutdown(Shutdown::Write);
 }
 
@@ -212,40 +243,39 @@ enum Unread {
 /// A request's head as far as the server needs it.
 #[derive(Debug)]
 struct Head {
+    method: String,
     body_length: usize,
     keep_alive: bool,
     expects_continue: bool,
 }
 
-struct Connection<'a, T: Target> {
-    shared: &'a Shared<T>,
+struct Connection<'a, R: Responder> {
+    shared: &'a Shared<R>,
     stream: TcpStream,
     id: u64,
     /// Bytes read and not yet used: the start of the next request.
     buffer: Vec<u8>,
 }
 
-impl<T: Target> Connection<'_, T> {
+impl<R: Responder> Connection<'_, R> {
     fn serve(mut self) {
         let _ = self.stream.set_write_timeout(Some(self.shared.options.write_timeout));
         loop {
             let outcome = self.request();
             match outcome {
-                Ok((body, keep_alive)) => {
-                    let (status, answer) = answer(self.shared, &body);
-                    if self.stream.write_all(&response_bytes(status, &answer, !keep_alive)).is_err() || !keep_alive {
+                Ok((method, body, keep_alive)) => {
+                    let response = self.shared.responder.respond(&method, &body);
+                    let bytes = response_bytes(response.status, &response.headers, &response.body, !keep_alive);
+                    if self.stream.write_all(&bytes).is_err() || !keep_alive {
                         return;
                     }
                 }
                 Err(Unread::Close) => return,
                 Err(Unread::Refused(refusal)) => {
                     let body = error_body(&refusal.why);
-                    let mut bytes = response_bytes(refusal.status, &body, true);
-                    if refusal.status == 405 {
-                        let at = bytes.windows(2).position(|w| w == b"\r\n").unwrap_or(0) + 2;
-                        bytes.splice(at..at, b"Allow: POST\r\n".iter().copied());
-                    }
-                    let _ = self.stream.write_all(&bytes);
+                    let allow = self.shared.responder.methods().join(", ");
+                    let headers = if refusal.status == 405 { vec![("Allow", allow)] } else { Vec::new() };
+                    let _ = self.stream.write_all(&response_bytes(refusal.status, &headers, &body, true));
                     return self.linger();
                 }
             }
@@ -281,8 +311,8 @@ impl<T: Target> Connection<'_, T> {
         }
     }
 
-    /// The next request's body and whether the connection stays open after it.
-    fn request(&mut self) -> Result<(Vec<u8>, bool), Unread> {
+    /// The next request's method and body, and whether the connection stays open after it.
+    fn request(&mut self) -> Result<(String, Vec<u8>, bool), Unread> {
         let options = &self.shared.options;
         let (request_timeout, max_head, max_body) = (options.request_timeout, options.max_head, options.max_body);
         if self.buffer.is_empty() {
@@ -298,7 +328,7 @@ impl<T: Target> Connection<'_, T> {
         let deadline = Instant::now() + request_timeout;
         let late = || Unread::Refused(refuse(408, "the request did not arrive in time"));
         let (head, used) = loop {
-            match parse_head(&self.buffer, max_head, max_body) {
+            match parse_head(&self.buffer, max_head, max_body, self.shared.responder.methods()) {
                 Ok(Some(parsed)) => break parsed,
                 Ok(None) => {}
                 Err(refusal) => return Err(Unread::Refused(refusal)),
@@ -322,7 +352,7 @@ impl<T: Target> Connection<'_, T> {
         }
         let rest = self.buffer.split_off(head.body_length);
         let body = std::mem::replace(&mut self.buffer, rest);
-        Ok((body, head.keep_alive))
+        Ok((head.method, body, head.keep_alive))
     }
 
     /// Stops sending, and drains for a moment what the client still sends (at most
@@ -347,7 +377,12 @@ impl<T: Target> Connection<'_, T> {
 }
 
 /// The head at the start of `bytes` and its length, `None` if it is not all there yet.
-fn parse_head(bytes: &[u8], max_head: usize, max_body: usize) -> Result<Option<(Head, usize)>, Refusal> {
+fn parse_head(
+    bytes: &[u8],
+    max_head: usize,
+    max_body: usize,
+    methods: &[&str],
+) -> Result<Option<(Head, usize)>, Refusal> {
     let too_large = || refuse(431, format!("the request head is longer than {max_head} bytes"));
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut headers);
@@ -362,8 +397,8 @@ fn parse_head(bytes: &[u8], max_head: usize, max_body: usize) -> Result<Option<(
         Err(e) => return Err(refuse(400, format!("the request is not HTTP/1.1: {e}"))),
     };
     let method = request.method.unwrap_or_default();
-    if method != "POST" {
-        return Err(refuse(405, format!("{method} is not served: POST one protocol v1 request as the body")));
+    if !methods.contains(&method) {
+        return Err(refuse(405, format!("{method} is not served: POST one request as the body")));
     }
     let values = |name: &str| {
         request.headers.iter().filter(move |h| h.name.eq_ignore_ascii_case(name)).map(|h| h.value).collect::<Vec<_>>()
@@ -373,6 +408,11 @@ fn parse_head(bytes: &[u8], max_head: usize, max_body: usize) -> Result<Option<(
     }
     let lengths = values("Content-Length");
     let Some(first) = lengths.first() else {
+        if method != "POST" {
+            let keep_alive = request.version != Some(0);
+            let head = Head { method: method.to_string(), body_length: 0, keep_alive, expects_continue: false };
+            return Ok(Some((head, used)));
+        }
         return Err(refuse(411, "a Content-Length is required"));
     };
     let digits = std::str::from_utf8(first).unwrap_or("").trim();
@@ -395,12 +435,13 @@ fn parse_head(bytes: &[u8], max_head: usize, max_body: usize) -> Result<Option<(
         !has_token("Connection", "close")
     };
     let expects_continue = has_token("Expect", "100-continue");
-    Ok(Some((Head { body_length, keep_alive, expects_continue }, used)))
+    Ok(Some((Head { method: method.to_string(), body_length, keep_alive, expects_continue }, used)))
 }
 
-fn response_bytes(status: u16, body: &[u8], close: bool) -> Vec<u8> {
+fn response_bytes(status: u16, headers: &[(&str, String)], body: &[u8], close: bool) -> Vec<u8> {
     let reason = match status {
         200 => "OK",
+        202 => "Accepted",
         400 => "Bad Request",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
@@ -412,23 +453,26 @@ fn response_bytes(status: u16, body: &[u8], close: bool) -> Vec<u8> {
         _ => "",
     };
     let connection = if close { "Connection: close\r\n" } else { "" };
-    let mut bytes = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{connection}\r\n",
-        body.len()
-    )
-    .into_bytes();
+    let content_type = if body.is_empty() { "" } else { "Content-Type: application/json\r\n" };
+    let mut head = format!("HTTP/1.1 {status} {reason}\r\n{content_type}Content-Length: {}\r\n", body.len());
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    let mut bytes = format!("{head}{connection}\r\n").into_bytes();
     bytes.extend_from_slice(body);
     bytes
 }
 
-fn answer<T: Target>(shared: &Shared<T>, body: &[u8]) -> (u16, Vec<u8>) {
-    let mut server = lock(&shared.server);
-    let handled = server.handle_bytes(body);
-    if handled.stop {
-        *server = Server::new((shared.make)());
+impl<T: Target + Send + 'static> Responder for Protocol<T> {
+    fn respond(&self, _method: &str, body: &[u8]) -> Response {
+        let mut server = lock(&self.server);
+        let handled = server.handle_bytes(body);
+        if handled.stop {
+            *server = Server::new((self.make)());
+        }
+        let status = if handled.malformed { 400 } else { 200 };
+        Response { status, headers: Vec::new(), body: serde_json::to_vec(&handled.response).unwrap_or_default() }
     }
-    let status = if handled.malformed { 400 } else { 200 };
-    (status, serde_json::to_vec(&handled.response).unwrap_or_default())
 }
 
 fn error_body(why: &str) -> Vec<u8> {
@@ -440,7 +484,7 @@ mod tests {
     use super::*;
 
     fn head(bytes: &[u8]) -> Result<Option<(Head, usize)>, Refusal> {
-        parse_head(bytes, 64, 1000)
+        parse_head(bytes, 64, 1000, &["POST"])
     }
 
     #[test]

@@ -1,0 +1,289 @@
+//! The manifest: every tool a run's selected cases register, plus one tool per distinct
+//! `normalize` input schema, published all at once under names that never change during the run.
+//!
+//! Tools never change during a run, so no `notifications/tools/list_changed` and no session per
+//! tool set: many gateways list their upstream tools once, at start, and ignore list_changed, and
+//! one listing keeps one implementation process per run.
+//!
+//! Names:
+//! - a case tool keeps its name; when two tools of the run share a name with different definitions
+//!   (name, description and schema, compared as exact JSON text), the later ones are published as
+//!   `<name>_2`, `<name>_3`, … in the order the run first registers them;
+//! - the tool of a normalize schema is `normalize_1`, `normalize_2`, … in the order the run first
+//!   sends that schema (schemas compared as exact JSON text);
+//! - a name already taken moves on to the next free number, so every published name is unique.
+//!
+//! The file (UTF-8 JSON; numbers and key order exactly as the cases write them; contract:
+//! `schemas/manifest.schema.json`):
+//!
+//! ```json
+//! {"manifest": 1,
+//!  "tools": [{"name": "update_step", "description": "…", "input_schema": {…}}, …]}
+//! ```
+
+use crate::case::Check;
+use crate::case::tool::Tool;
+use crate::corpus::Corpus;
+use crate::run::config::Selection;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// The version of the manifest format, its `manifest` field.
+pub const MANIFEST_VERSION: u64 = 1;
+
+/// The description of a normalize tool.
+const NORMALIZE_DESCRIPTION: &str =
+    "Receives the arguments of RT-TOOL-8 normalize checks for this input schema; its handler records them.";
+
+/// The tools of a run, each under its published name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manifest {
+    /// The published tools, in the order the run first meets them.
+    tools: Vec<Tool>,
+    /// A case tool's exact JSON text → its index in `tools`.
+    by_tool: HashMap<String, usize>,
+    /// A normalize schema's exact JSON text → its index in `tools`.
+    by_schema: HashMap<String, usize>,
+}
+
+/// The manifest as written: the file's fields.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    manifest: u64,
+    tools: Vec<Tool>,
+}
+
+/// A manifest file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {kind}", path.display())]
+pub struct ManifestError {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub kind: ManifestErrorKind,
+}
+
+/// What is wrong with a manifest file.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestErrorKind {
+    /// It cannot be read.
+    #[error("cannot be read: {0}")]
+    Io(#[from] std::io::Error),
+    /// It is not a manifest.
+    #[error("is not a manifest: {0}")]
+    Format(String),
+}
+
+fn exact(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+impl Manifest {
+    /// The manifest of the cases of `corpus` that `selection` selects, in corpus order.
+    pub fn of(corpus: &Corpus, selection: &Selection) -> Manifest {
+        let mut manifest = Manifest { tools: Vec::new(), by_tool: HashMap::new(), by_schema: HashMap::new() };
+        let mut taken = HashSet::new();
+        let mut normalizers = 0;
+        for case in corpus.cases.iter().filter(|c| selection.matches(c)) {
+            match &case.check {
+                Check::Invoke { tools, .. } | Check::Describe { tools, .. } => {
+                    for tool in tools {
+                        let key = exact(tool);
+                        if manifest.by_tool.contains_key(&key) {
+                            continue;
+                        }
+                        let name = free_name(&tool.name, 1, &mut taken);
+                        manifest.by_tool.insert(key, manifest.tools.len());
+                        manifest.tools.push(Tool { name, ..tool.clone() });
+                    }
+                }
+                Check::Normalize { input_schema, .. } => {
+                    let key = exact(input_schema);
+                    if manifest.by_schema.contains_key(&key) {
+                        continue;
+                    }
+                    let (name, n) = numbered_name("normalize", normalizers + 1, &mut taken);
+                    normalizers = n;
+                    manifest.by_schema.insert(key, manifest.tools.len());
+                    manifest.tools.push(Tool {
+                        name,
+                        description: Some(NORMALIZE_DESCRIPTION.into()),
+                        input_schema: input_schema.clone(),
+                    });
+                }
+            }
+        }
+        manifest
+    }
+
+    /// Reads a manifest file (as [`Manifest::to_json`] writes it).
+    pub fn read(path: &Path) -> Result<Manifest, ManifestError> {
+        let error = |kind| ManifestError { path: path.to_path_buf(), kind };
+        let bytes = std::fs::read(path).map_err(|e| error(ManifestErrorKind::Io(e)))?;
+        Manifest::from_slice(&bytes).map_err(|why| error(ManifestErrorKind::Format(why)))
+    }
+
+    /// A manifest from its JSON text; `Err` says why it is not one.
+    pub fn from_slice(bytes: &[u8]) -> Result<Manifest, String> {
+        let file: File = crate::json::from_slice(bytes).map_err(|e| e.to_string())?;
+        if file.manifest != MANIFEST_VERSION {
+            return Err(format!("manifest {} is not a version this harness reads ({MANIFEST_VERSION})", file.manifest));
+        }
+        let mut seen = HashSet::new();
+        if let Some(twice) = file.tools.iter().find(|t| !seen.insert(t.name.as_str())) {
+            return Err(format!("the tool name {:?} is published twice", twice.name));
+        }
+        Ok(Manifest { tools: file.tools, by_tool: HashMap::new(), by_schema: HashMap::new() })
+    }
+
+    /// The published tools, in order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The published tool named `name`.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// The name a case tool is published under, `None` for a tool no selected case registers
+    /// (or a manifest read from a file, which knows only published names).
+    pub fn name_of_tool(&self, tool: &Tool) -> Option<&str> {
+        self.by_tool.get(&exact(tool)).map(|&i| self.tools[i].name.as_str())
+    }
+
+    /// The name of the tool published for a normalize `input_schema`, `None` for a schema no
+    /// selected case sends.
+    pub fn name_of_normalize(&self, input_schema: &Value) -> Option<&str> {
+        self.by_schema.get(&exact(input_schema)).map(|&i| self.tools[i].name.as_str())
+    }
+
+    /// The manifest as its JSON document, exact.
+    pub fn to_json(&self) -> Value {
+        let file = File { manifest: MANIFEST_VERSION, tools: self.tools.clone() };
+        serde_json::to_value(&file).unwrap_or_default()
+    }
+
+    /// The manifest as JSON text, pretty, with a final newline.
+    pub fn to_text(&self) -> String {
+        let mut text = serde_json::to_string_pretty(&self.to_json()).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+/// The first free name from `first` on, taken: N = 1 is `base` itself (the name a case tool
+/// keeps), N > 1 is `<base>_N`.
+fn free_name(base: &str, first: u64, taken: &mut HashSet<String>) -> String {
+    let mut n = first.max(1);
+    loop {
+        let name = if n == 1 { base.to_string() } else { format!("{base}_{n}") };
+        if taken.insert(name.clone()) {
+            return name;
+        }
+        n += 1;
+    }
+}
+
+/// The first free `<base>_N` from `first` on, taken.
+fn numbered_name(base: &str, first: u64, taken: &mut HashSet<String>) -> (String, u64) {
+    let mut n = first.max(1);
+    loop {
+        let name = format!("{base}_{n}");
+        if taken.insert(name.clone()) {
+            return (name, n);
+        }
+        n += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCHEMA: &str = include_str!("../../schemas/manifest.schema.json");
+
+    fn corpus() -> Corpus {
+        Corpus::embedded().expect("the embedded corpus loads")
+    }
+
+    #[test]
+    fn the_whole_corpus_manifest_validates_against_its_schema_and_reads_back() {
+        let corpus = corpus();
+        let manifest = Manifest::of(&corpus, &Selection::all());
+        let schema: Value = crate::json::from_str(SCHEMA).expect("the schema is JSON");
+        let validator = jsonschema::draft202012::new(&crate::json::to_serde(&schema)).expect("the schema compiles");
+        let document = manifest.to_json();
+        let errors: Vec<String> =
+            validator.iter_errors(&crate::json::to_serde(&document)).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        assert!(errors.is_empty(), "the manifest does not validate: {errors:?}");
+        for bad in [
+            serde_json::json!({"manifest": 2, "tools": []}),
+            serde_json::json!({"manifest": 1, "tools": [{"name": "a"}]}),
+            serde_json::json!({"manifest": 1, "tools": [{"name": "", "input_schema": {}}]}),
+            serde_json::json!({"manifest": 1, "tools": [], "extra": true}),
+        ] {
+            assert!(!validator.is_valid(&crate::json::to_serde(&bad)), "the schema accepts {bad}");
+        }
+        let read = Manifest::from_slice(manifest.to_text().as_bytes()).expect("reads back");
+        assert_eq!(read.tools(), manifest.tools());
+        assert_eq!(read.to_text(), manifest.to_text());
+    }
+
+    #[test]
+    fn every_case_tool_and_normalize_schema_has_one_published_name() {
+        let corpus = corpus();
+        let manifest = Manifest::of(&corpus, &Selection::all());
+        let names: HashSet<&str> = manifest.tools().iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names.len(), manifest.tools().len(), "published names are unique");
+        for case in &corpus.cases {
+            match &case.check {
+                Check::Invoke { tools, .. } | Check::Describe { tools, .. } => {
+                    for tool in tools {
+                        let name = manifest.name_of_tool(tool).expect("every case tool is published");
+                        let published = manifest.tool(name).unwrap();
+                        assert_eq!(exact(&published.input_schema), exact(&tool.input_schema), "{}", case.id);
+                        assert_eq!(published.description, tool.description);
+                        assert!(name == tool.name || name.starts_with(&format!("{}_", tool.name)));
+                    }
+                }
+                Check::Normalize { input_schema, .. } => {
+                    let name = manifest.name_of_normalize(input_schema).expect("every schema is published");
+                    assert!(name.starts_with("normalize_"), "{name}");
+                    assert_eq!(exact(&manifest.tool(name).unwrap().input_schema), exact(input_schema));
+                }
+            }
+        }
+        // The corpus registers two different set_counters: the later one is published renamed.
+        assert!(manifest.tool("set_counters").is_some() && manifest.tool("set_counters_2").is_some());
+        assert_eq!(manifest.tools().iter().filter(|t| t.name.starts_with("normalize_")).count(), manifest.by_schema.len());
+        assert!(manifest.tool("normalize_1").is_some());
+    }
+
+    #[test]
+    fn names_follow_the_order_of_first_use_and_skip_taken_ones() {
+        let mut taken = HashSet::new();
+        assert_eq!(free_name("t", 1, &mut taken), "t");
+        assert_eq!(free_name("t", 1, &mut taken), "t_2");
+        assert_eq!(free_name("t", 1, &mut taken), "t_3");
+        taken.insert("normalize_1".into());
+        assert_eq!(numbered_name("normalize", 1, &mut taken), ("normalize_2".into(), 2));
+        assert_eq!(numbered_name("normalize", 3, &mut taken), ("normalize_3".into(), 3));
+    }
+
+    #[test]
+    fn a_selection_publishes_only_its_tools_and_numbers_keep_their_digits() {
+        let corpus = corpus();
+        let none = Selection::new(vec![], vec![], vec!["PLAT-162/*".into()]).unwrap();
+        let manifest = Manifest::of(&corpus, &none);
+        assert!(manifest.tools().iter().all(|t| !t.name.starts_with("normalize_")));
+        let bad = Manifest::from_slice(br#"{"manifest":1,"tools":[{"name":"a","input_schema":{}},{"name":"a","input_schema":{}}]}"#);
+        assert!(bad.unwrap_err().contains("twice"));
+        let text = r#"{"manifest":1,"tools":[{"name":"a","input_schema":{"z":1,"maximum":12345678901234567890123,"a":0.10}}]}"#;
+        let read = Manifest::from_slice(text.as_bytes()).unwrap();
+        assert_eq!(serde_json::to_string(&read.to_json()).unwrap(), text);
+    }
+}
