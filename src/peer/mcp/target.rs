@@ -337,10 +337,14 @@ impl McpTarget {
             Ok(Ok(result)) => {
                 Err(TargetError::Broken(format!("{what} is not an object: {}", truncate(&result.to_string(), QUOTED_CHARS))))
             }
-            Ok(Err(error)) => Err(TargetError::Broken(format!(
-                "the server answered {method} with an error: {}",
-                truncate(&error.message, QUOTED_CHARS)
-            ))),
+            Ok(Err(error)) => {
+                let data = error.data.map(|d| format!(" (data: {})", truncate(&d.to_string(), QUOTED_CHARS)));
+                Err(TargetError::Broken(format!(
+                    "the server answered {method} with an error: {}{}",
+                    truncate(&error.message, QUOTED_CHARS),
+                    data.unwrap_or_default()
+                )))
+            }
             Err(trouble) => Err(self.broken(trouble)),
         }
     }
