@@ -217,8 +217,10 @@ mod tests {
         let schema: Value = crate::json::from_str(SCHEMA).expect("the schema is JSON");
         let validator = jsonschema::draft202012::new(&crate::json::to_serde(&schema)).expect("the schema compiles");
         let document = manifest.to_json();
-        let errors: Vec<String> =
-            validator.iter_errors(&crate::json::to_serde(&document)).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&crate::json::to_serde(&document))
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
         assert!(errors.is_empty(), "the manifest does not validate: {errors:?}");
         for bad in [
             serde_json::json!({"manifest": 2, "tools": []}),
@@ -259,7 +261,10 @@ mod tests {
         }
         // The corpus registers two different set_counters: the later one is published renamed.
         assert!(manifest.tool("set_counters").is_some() && manifest.tool("set_counters_2").is_some());
-        assert_eq!(manifest.tools().iter().filter(|t| t.name.starts_with("normalize_")).count(), manifest.by_schema.len());
+        assert_eq!(
+            manifest.tools().iter().filter(|t| t.name.starts_with("normalize_")).count(),
+            manifest.by_schema.len()
+        );
         assert!(manifest.tool("normalize_1").is_some());
     }
 
@@ -280,7 +285,9 @@ mod tests {
         let none = Selection::new(vec![], vec![], vec!["PLAT-162/*".into()]).unwrap();
         let manifest = Manifest::of(&corpus, &none);
         assert!(manifest.tools().iter().all(|t| !t.name.starts_with("normalize_")));
-        let bad = Manifest::from_slice(br#"{"manifest":1,"tools":[{"name":"a","input_schema":{}},{"name":"a","input_schema":{}}]}"#);
+        let bad = Manifest::from_slice(
+            br#"{"manifest":1,"tools":[{"name":"a","input_schema":{}},{"name":"a","input_schema":{}}]}"#,
+        );
         assert!(bad.unwrap_err().contains("twice"));
         let text = r#"{"manifest":1,"tools":[{"name":"a","input_schema":{"z":1,"maximum":12345678901234567890123,"a":0.10}}]}"#;
         let read = Manifest::from_slice(text.as_bytes()).unwrap();

@@ -194,6 +194,10 @@ impl Responder for Streamable {
         &["POST", "DELETE"]
     }
 
+    fn refusal(&self, why: &str) -> Vec<u8> {
+        serde_json::to_vec(&error(Value::Null, code::INVALID_REQUEST, why)).unwrap_or_default()
+    }
+
     fn respond(&self, method: &str, body: &[u8]) -> Response {
         let session = ("Mcp-Session-Id", self.session.clone());
         if method == "DELETE" {
@@ -269,7 +273,10 @@ mod tests {
         let mut ask = |text: &str| upstream.handle_bytes(text.as_bytes());
         let old = ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}"#);
         assert!(text(&old).contains(r#""protocolVersion":"2025-11-25""#));
-        assert_eq!(text(&ask(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)), r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+        assert_eq!(
+            text(&ask(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)),
+            r#"{"jsonrpc":"2.0","id":2,"result":{}}"#
+        );
         let list = ask(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}"#);
         assert_eq!(
             text(&list),
