@@ -8,8 +8,8 @@ use clap::Args;
 use std::path::PathBuf;
 use tool_conformance::exit;
 use tool_conformance::mcp::manifest::Manifest;
-use tool_conformance::mcp::upstream::{self, Upstream};
 use tool_conformance::serve::http::{HttpOptions, bind_address, listen};
+use tool_conformance::serve::mcp::{self as upstream, Upstream};
 
 /// The variable naming the manifest file, when --manifest is not given.
 pub const MANIFEST_VAR: &str = "TOOL_CONFORMANCE_MANIFEST";
@@ -28,7 +28,7 @@ pub(super) fn manifest(args: &ManifestArgs) -> Result<u8> {
     let corpus = args.select.corpus.source().load()?;
     let selection = args.select.selection()?;
     selection.check_against(&corpus)?;
-    out!("{}", Manifest::of(&corpus, &selection).to_text());
+    out!("{}", Manifest::of(corpus.cases.iter().filter(|c| selection.matches(c))).to_text());
     Ok(exit::CONFORMS)
 }
 
