@@ -38,6 +38,7 @@ macro_rules! outln {
 
 mod expected;
 mod show;
+mod upstream;
 
 /// Conformance suite for RT-TOOL-8 (tool argument normalization) and PLAT-162 (schema
 /// enforcement before dispatch).
@@ -94,6 +95,12 @@ enum Command {
     /// what the rule text forces, each finding shrunk and written as a case file; exit 1 on a
     /// required finding.
     Fuzz(FuzzArgs),
+    /// Print the MCP tool manifest of the selected cases: every tool they register and one tool
+    /// per normalize schema, under the names the MCP routes publish them.
+    Manifest(upstream::ManifestArgs),
+    /// Serve a manifest's tools as a recording MCP server (stdio, or Streamable HTTP with --http):
+    /// the upstream a gateway under test forwards to.
+    McpUpstream(upstream::UpstreamArgs),
 }
 
 #[derive(Args)]
@@ -339,6 +346,8 @@ pub fn main() -> ExitCode {
         Command::Readme(args) => readme(args),
         Command::Site(args) => site(args),
         Command::Fuzz(args) => fuzz(args),
+        Command::Manifest(args) => upstream::manifest(args),
+        Command::McpUpstream(args) => upstream::mcp_upstream(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
