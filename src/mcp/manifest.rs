@@ -21,10 +21,8 @@
 //!  "tools": [{"name": "update_step", "description": "…", "input_schema": {…}}, …]}
 //! ```
 
-use crate::case::Check;
 use crate::case::tool::Tool;
-use crate::corpus::Corpus;
-use crate::run::config::Selection;
+use crate::case::{Case, Check};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -82,12 +80,13 @@ fn exact(value: &impl Serialize) -> String {
 }
 
 impl Manifest {
-    /// The manifest of the cases of `corpus` that `selection` selects, in corpus order.
-    pub fn of(corpus: &Corpus, selection: &Selection) -> Manifest {
+    /// The manifest of a run's `cases`, in the order the run takes them (for a selection:
+    /// `corpus.cases.iter().filter(|c| selection.matches(c))`).
+    pub fn of<'a>(cases: impl IntoIterator<Item = &'a Case>) -> Manifest {
         let mut manifest = Manifest { tools: Vec::new(), by_tool: HashMap::new(), by_schema: HashMap::new() };
         let mut taken = HashSet::new();
         let mut normalizers = 0;
-        for case in corpus.cases.iter().filter(|c| selection.matches(c)) {
+        for case in cases {
             match &case.check {
                 Check::Invoke { tools, .. } | Check::Describe { tools, .. } => {
                     for tool in tools {
@@ -203,6 +202,8 @@ fn numbered_name(base: &str, first: u64, taken: &mut HashSet<String>) -> (String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::Corpus;
+    use crate::run::config::Selection;
 
     const SCHEMA: &str = include_str!("../../schemas/manifest.schema.json");
 
@@ -213,12 +214,14 @@ mod tests {
     #[test]
     fn the_whole_corpus_manifest_validates_against_its_schema_and_reads_back() {
         let corpus = corpus();
-        let manifest = Manifest::of(&corpus, &Selection::all());
+        let manifest = Manifest::of(&corpus.cases);
         let schema: Value = crate::json::from_str(SCHEMA).expect("the schema is JSON");
         let validator = jsonschema::draft202012::new(&crate::json::to_serde(&schema)).expect("the schema compiles");
         let document = manifest.to_json();
-        let errors: Vec<String> =
-            validator.iter_errors(&crate::json::to_serde(&document)).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&crate::json::to_serde(&document))
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
         assert!(errors.is_empty(), "the manifest does not validate: {errors:?}");
         for bad in [
             serde_json::json!({"manifest": 2, "tools": []}),
@@ -236,7 +239,7 @@ mod tests {
     #[test]
     fn every_case_tool_and_normalize_schema_has_one_published_name() {
         let corpus = corpus();
-        let manifest = Manifest::of(&corpus, &Selection::all());
+        let manifest = Manifest::of(&corpus.cases);
         let names: HashSet<&str> = manifest.tools().iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names.len(), manifest.tools().len(), "published names are unique");
         for case in &corpus.cases {
@@ -259,7 +262,10 @@ mod tests {
         }
         // The corpus registers two different set_counters: the later one is published renamed.
         assert!(manifest.tool("set_counters").is_some() && manifest.tool("set_counters_2").is_some());
-        assert_eq!(manifest.tools().iter().filter(|t| t.name.starts_with("normalize_")).count(), manifest.by_schema.len());
+        assert_eq!(
+            manifest.tools().iter().filter(|t| t.name.starts_with("normalize_")).count(),
+            manifest.by_schema.len()
+        );
         assert!(manifest.tool("normalize_1").is_some());
     }
 
@@ -278,9 +284,11 @@ mod tests {
     fn a_selection_publishes_only_its_tools_and_numbers_keep_their_digits() {
         let corpus = corpus();
         let none = Selection::new(vec![], vec![], vec!["PLAT-162/*".into()]).unwrap();
-        let manifest = Manifest::of(&corpus, &none);
+        let manifest = Manifest::of(corpus.cases.iter().filter(|c| none.matches(c)));
         assert!(manifest.tools().iter().all(|t| !t.name.starts_with("normalize_")));
-        let bad = Manifest::from_slice(br#"{"manifest":1,"tools":[{"name":"a","input_schema":{}},{"name":"a","input_schema":{}}]}"#);
+        let bad = Manifest::from_slice(
+            br#"{"manifest":1,"tools":[{"name":"a","input_schema":{}},{"name":"a","input_schema":{}}]}"#,
+        );
         assert!(bad.unwrap_err().contains("twice"));
         let text = r#"{"manifest":1,"tools":[{"name":"a","input_schema":{"z":1,"maximum":12345678901234567890123,"a":0.10}}]}"#;
         let read = Manifest::from_slice(text.as_bytes()).unwrap();

@@ -1,6 +1,6 @@
 //! MCP as a wire to the implementations the suite tests: the [`manifest`] of a run's tools, which
-//! every MCP route publishes at once, and the recording MCP server ([`upstream`]) that a gateway
-//! under test forwards its calls to.
+//! every MCP route publishes at once under stable names. The recording MCP server a gateway under
+//! test forwards its calls to is `serve::mcp`.
 //!
 //! The harness speaks MCP on its own channels with its own exact JSON (`crate::json`): MCP is
 //! JSON-RPC 2.0 framed as protocol v1 already is (a line per message on stdio, a POST per message
@@ -8,6 +8,5 @@
 //! long numbers before they left the harness.
 
 pub mod manifest;
-pub mod upstream;
 
 pub use manifest::{Manifest, ManifestError};

@@ -15,6 +15,10 @@ pub enum TargetSpec {
     /// Implementations already serving protocol v1 over HTTP (`--http URL`): one instance per
     /// URL, since each running server has its own registry.
     Http(Vec<HttpUrl>),
+    /// An MCP server or gateway reached over MCP itself (`--mcp-server`, `--mcp-server-url`,
+    /// `--mcp-gateway`, `--mcp-gateway-url`): one instance, which publishes every tool of the run
+    /// at once and records what each handler received in one file.
+    Mcp(crate::peer::mcp::McpRoute),
 }
 
 impl TargetSpec {
@@ -25,6 +29,7 @@ impl TargetSpec {
             (TargetSpec::Http(urls), Some(jobs)) if jobs != urls.len() => {
                 Err(ConfigError::JobsNeedUrls { jobs, urls: urls.len() })
             }
+            (TargetSpec::Mcp(route), Some(jobs)) if jobs > 1 => Err(ConfigError::McpJobs(route.flag())),
             (_, jobs) => Ok(self.count(jobs.unwrap_or(1))),
         }
     }
@@ -34,6 +39,7 @@ impl TargetSpec {
     pub fn count(&self, jobs: usize) -> usize {
         match self {
             TargetSpec::Http(urls) => urls.len(),
+            TargetSpec::Mcp(_) => 1,
             _ => jobs,
         }
         .max(1)
@@ -177,4 +183,10 @@ pub enum ConfigError {
         /// The URLs given.
         urls: usize,
     },
+    /// `--jobs N` (N > 1) with an MCP route.
+    #[error(
+        "--jobs runs one instance with {0}: an MCP run publishes every tool at once to one server and reads one record \
+         (a run is one implementation process)"
+    )]
+    McpJobs(&'static str),
 }

@@ -125,6 +125,12 @@ pub trait Responder: Send + Sync + 'static {
 
     /// The response to a request of one of [`Responder::methods`] with this body.
     fn respond(&self, method: &str, body: &[u8]) -> Response;
+
+    /// The body of a request refused before it reached [`Responder::respond`] (too large, too
+    /// slow, not HTTP/1.1), saying `why`: protocol v1's error response unless told otherwise.
+    fn refusal(&self, why: &str) -> Vec<u8> {
+        error_body(why)
+    }
 }
 
 /// A response of a [`Responder`]. A body is sent as `application/json`; an empty one with no
@@ -153,7 +159,7 @@ pub fn serve_with<R: Responder>(listener: TcpListener, responder: R, options: Ht
         };
         let _ = stream.set_nodelay(true);
         let Some(id) = admit(&shared, &stream) else {
-            turn_away(stream);
+            turn_away(&shared, stream);
             continue;
         };
         let connection = Arc::clone(&shared);
@@ -214,9 +220,9 @@ fn admit<R: Responder>(shared: &Shared<R>, stream: &TcpStream) -> Option<u64> {
 }
 
 /// Answers a connection over the cap with 503, without waiting for anything.
-fn turn_away(stream: TcpStream) {
+fn turn_away<R: Responder>(shared: &Shared<R>, stream: TcpStream) {
     let _ = stream.set_nonblocking(true);
-    let body = error_body("too many connections are open; try again shortly");
+    let body = shared.responder.refusal("too many connections are open; try again shortly");
     let _ = (&stream).write_all(&response_bytes(503, &[], &body, true));
     let _ = stream.shutdown(Shutdown::Write);
 }
@@ -272,7 +278,7 @@ impl<R: Responder> Connection<'_, R> {
                 }
                 Err(Unread::Close) => return,
                 Err(Unread::Refused(refusal)) => {
-                    let body = error_body(&refusal.why);
+                    let body = self.shared.responder.refusal(&refusal.why);
                     let allow = self.shared.responder.methods().join(", ");
                     let headers = if refusal.status == 405 { vec![("Allow", allow)] } else { Vec::new() };
                     let _ = self.stream.write_all(&response_bytes(refusal.status, &headers, &body, true));

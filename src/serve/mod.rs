@@ -3,9 +3,11 @@
 //!
 //! The front ends of a [`Server`] (the protocol's server side, in `peer::server`):
 //! [`stdio`] serves it on stdin and stdout (`tool-conformance serve --stdio`) and [`http`] on a
-//! loopback HTTP port (`serve --http`).
+//! loopback HTTP port (`serve --http`). [`mcp`] is another server on the same channels: the
+//! recording MCP upstream (`mcp-upstream`) that a gateway under test forwards to.
 
 pub mod http;
+pub mod mcp;
 pub mod stdio;
 
 pub use crate::peer::server::{Handled, Loopback, Server};

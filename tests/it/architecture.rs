@@ -12,6 +12,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("exit", &[]),
     ("suite", &[]),
     ("case", &["json"]),
+    ("mcp", &["case", "json"]),
     ("peer", &["case", "json"]),
     ("judge", &["peer", "case", "json"]),
     ("corpus", &["judge", "case", "json"]),
@@ -19,7 +20,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("run", &["judge", "corpus", "peer", "reference", "case", "json"]),
     ("standing", &["judge", "run", "corpus", "peer", "case", "json"]),
     ("report", &["suite", "fuzz", "judge", "standing", "run", "corpus", "peer", "case", "json"]),
-    ("serve", &["peer", "reference", "case", "json"]),
+    ("serve", &["suite", "mcp", "peer", "reference", "case", "json"]),
     ("trials", &["judge", "report", "run", "corpus", "peer", "case", "json"]),
     ("fuzz", &["judge", "run", "corpus", "peer", "reference", "case", "json"]),
 ];

@@ -1,5 +1,5 @@
 //! `tool-conformance mcp-upstream`: a plain recording MCP server, the upstream a gateway under
-//! test forwards its calls to.
+//! test forwards its calls to (MCP's manifest is `crate::mcp`).
 //!
 //! It publishes the tools of a [`Manifest`] and, for every `tools/call` of one of them, appends
 //! one line `{"tool": NAME, "arguments": …}` to the record file and flushes it before it answers
@@ -15,6 +15,7 @@
 //! message answered with `application/json`, an `Mcp-Session-Id` on every answer, GET answered
 //! 405 since the server sends nothing unasked, DELETE accepted and ignored).
 
+use crate::case::tool::Tool;
 use crate::mcp::manifest::Manifest;
 use crate::peer::stdio::{Bounded, read_bounded_line};
 use crate::serve::http::{HttpOptions, Responder, Response};
@@ -91,7 +92,7 @@ impl Upstream {
                 Ok(json!({
                     "protocolVersion": version,
                     "capabilities": {"tools": {"listChanged": false}},
-                    "serverInfo": {"name": "tool-conformance-upstream", "version": crate::SUITE_VERSION},
+                    "serverInfo": {"name": "tool-conformance-upstream", "version": crate::suite::SUITE_VERSION},
                 }))
             }
             "ping" => Ok(json!({})),
@@ -124,7 +125,7 @@ impl Upstream {
 }
 
 /// A manifest tool as `tools/list` publishes it.
-fn published(tool: &crate::Tool) -> Value {
+fn published(tool: &Tool) -> Value {
     let mut entry = Map::new();
     entry.insert("name".into(), Value::String(tool.name.clone()));
     if let Some(description) = &tool.description {
@@ -192,6 +193,10 @@ struct Streamable {
 impl Responder for Streamable {
     fn methods(&self) -> &'static [&'static str] {
         &["POST", "DELETE"]
+    }
+
+    fn refusal(&self, why: &str) -> Vec<u8> {
+        serde_json::to_vec(&error(Value::Null, code::INVALID_REQUEST, why)).unwrap_or_default()
     }
 
     fn respond(&self, method: &str, body: &[u8]) -> Response {
@@ -269,7 +274,10 @@ mod tests {
         let mut ask = |text: &str| upstream.handle_bytes(text.as_bytes());
         let old = ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}"#);
         assert!(text(&old).contains(r#""protocolVersion":"2025-11-25""#));
-        assert_eq!(text(&ask(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)), r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+        assert_eq!(
+            text(&ask(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)),
+            r#"{"jsonrpc":"2.0","id":2,"result":{}}"#
+        );
         let list = ask(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}"#);
         assert_eq!(
             text(&list),
