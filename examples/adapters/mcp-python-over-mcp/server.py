@@ -45,9 +45,18 @@ logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="[mcp-pytho
 warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
 
 
-def recorder(name):
-    """The body of tool `name`: record what it received, answer "ok"."""
-    return lambda received: manifest.record(name, received)
+def recording_function(name, mapping, description):
+    """The function of tool `name`, as the mcp-python row writes it: keyword parameters with the
+    mapping's signature (`Mapping.signature`), a body that records what the SDK passed (less the
+    optional parameters the call left out) and answers "ok"."""
+
+    async def tool_function(**kwargs):
+        return manifest.record(name, {k: v for k, v in kwargs.items() if v is not signature.NOT_SENT})
+
+    tool_function.__signature__ = mapping.signature()
+    tool_function.__name__ = tool_function.__qualname__ = name
+    tool_function.__doc__ = description if isinstance(description, str) else None
+    return tool_function
 
 
 def build(tools):
@@ -64,7 +73,7 @@ def build(tools):
             continue
         try:
             server.add_tool(
-                signature.recording_function(mapping, recorder(name), name, description),
+                recording_function(name, mapping, description),
                 name=name,
                 description=description,
                 structured_output=False,
