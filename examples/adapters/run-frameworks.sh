@@ -26,7 +26,8 @@
 # --check) or ran without failing (publishing), 1 otherwise.
 #
 # Publishing also measures the time to a standing: the wall time of the whole run at --jobs 1
-# (the run published) and of a second run at --jobs 4 (its report thrown away), written to
+# (the run published) and of a second run at --jobs 4 (its report thrown away; not for a row
+# reached over MCP, whose run is one server process), written to
 # reports/<name>/timing.json; and it regenerates reports/<name>/README.md
 # (`tool-conformance readme`). --check writes neither: time is not deterministic.
 #
@@ -44,7 +45,7 @@ names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
-    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -299,18 +300,28 @@ for name in "${names[@]}"; do
   fi
   page=""
   if ! $check && [ "$code" -eq 0 ]; then
-    # The time to a standing: the run above at --jobs 1, and one at --jobs 4 for its time alone.
+    # The time to a standing: the run above at --jobs 1, and one at --jobs 4 for its time alone
+    # (not over MCP, where a run is one server process: --jobs takes no other value there).
     started=$(date +%s.%N)
-    "$TOOL_CONFORMANCE" "${args[@]}" --jobs 4 --report "$scratch/$name-jobs4" >"$scratch/$name-run4.txt" 2>&1
-    code4=$?
+    code4=0
+    if [ "$route" = --stdio ]; then
+      "$TOOL_CONFORMANCE" "${args[@]}" --jobs 4 --report "$scratch/$name-jobs4" >"$scratch/$name-run4.txt" 2>&1
+      code4=$?
+    fi
     parallel=$(elapsed "$started")
-    if [ "$code4" -eq 0 ]; then
+    if [ "$route" != --stdio ]; then
+      printf '{"runs": [{"jobs": 1, "seconds": %s}]}\n' "$serial" >"$published/timing.json"
+    elif [ "$code4" -eq 0 ]; then
       printf '{"runs": [{"jobs": 1, "seconds": %s}, {"jobs": 4, "seconds": %s}]}\n' "$serial" "$parallel" >"$published/timing.json"
     else
       printf '{"runs": [{"jobs": 1, "seconds": %s}]}\n' "$serial" >"$published/timing.json"
       echo "  the timing run at --jobs 4 failed (exit $code4); timing.json has the --jobs 1 run only"
     fi
-    echo "  time to a standing: ${serial} s at --jobs 1, ${parallel} s at --jobs 4"
+    if [ "$route" = --stdio ]; then
+      echo "  time to a standing: ${serial} s at --jobs 1, ${parallel} s at --jobs 4"
+    else
+      echo "  time to a standing: ${serial} s (one server process: no --jobs 4 run)"
+    fi
     if "$TOOL_CONFORMANCE" readme "$published" >"$scratch/$name-README.md" 2>"$scratch/$name-readme.txt"; then
       mv "$scratch/$name-README.md" "$published/README.md"
       echo "  $published/README.md regenerated"
