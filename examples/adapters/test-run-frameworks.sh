@@ -7,13 +7,16 @@
 # passes --check with every reproduction showing what its page records, and the same copy with a
 # reproduction template that no longer builds the tool as the adapter does (it drops the schema's
 # required names, so a call the adapter refuses runs the tool) fails it, naming the reproduction
-# that does not show what its page records. Exit 0 when all four hold.
+# that does not show what its page records. Then the same for a row reached over MCP
+# (route=mcp-server): a copy of mcp-python-over-mcp passes --check as published, and the same copy
+# whose server no longer records one name its function received fails it. Exit 0 when all six hold.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 name="zz-check-$$"
 dir="examples/adapters/$name"
 drift="zz-drift-$$"
-trap 'rm -rf "$dir" "reports/$name" "examples/adapters/$drift" "reports/$drift"' EXIT
+over="zz-over-mcp-$$"
+trap 'rm -rf "$dir" "reports/$name" "examples/adapters/$drift" "reports/$drift" "examples/adapters/$over" "reports/$over"' EXIT
 mkdir -p "$dir" "reports/$name"
 cp examples/adapters/python/*.py "$dir/"
 cp examples/adapters/python/adapter.conf "$dir/"
@@ -69,6 +72,35 @@ if [ $? -ne 0 ] && grep -q -- "--       $drift: FAILED" <<<"$out" && grep -q "do
   echo "ok: the drifted reproduction fails --check: $(grep -m1 'does not show what its page records' <<<"$out" | sed 's/^ *//')"
 else
   echo "FAIL: the drifted reproduction passes --check:"; echo "$out" | sed 's/^/  /'
+  failures=$((failures + 1))
+fi
+# A row over MCP: run with --mcp-server, its page's reproductions compared with its MCP exchanges.
+if [ ! -x examples/adapters/mcp-python-over-mcp/.venv/bin/python ]; then
+  bash examples/adapters/run-frameworks.sh --check mcp-python-over-mcp >/dev/null 2>&1 \
+    || { echo "FAIL: the mcp-python-over-mcp row could not be installed and checked"; exit 1; }
+fi
+odir="examples/adapters/$over"
+mkdir -p "$odir" "reports/$over"
+cp examples/adapters/mcp-python-over-mcp/{adapter.conf,about.yaml,server.py,repro.py,requirements.txt} "$odir/"
+ln -s "$PWD/examples/adapters/mcp-python-over-mcp/.venv" "$odir/.venv"
+cp reports/mcp-python-over-mcp/{standing.json,expected-failures.yaml} "reports/$over/"
+out="$(bash examples/adapters/run-frameworks.sh --check "$over" 2>&1)"
+if [ $? -eq 0 ] && grep -q "ok       $over: as published" <<<"$out" && grep -q "showing what the page records" <<<"$out"; then
+  echo "ok: the unchanged row over MCP passes --check: $(grep -o '[0-9]* showing what the page records' <<<"$out")"
+else
+  echo "FAIL: the unchanged row over MCP does not pass --check:"; echo "$out" | sed 's/^/  /'
+  failures=$((failures + 1))
+fi
+sed -i 's/if v is not signature.NOT_SENT})/if v is not signature.NOT_SENT and k != "title"})/' "$odir/server.py"
+if ! grep -q 'and k != "title"' "$odir/server.py"; then
+  echo "FAIL: the server's recording line was not found to change"
+  exit 1
+fi
+out="$(bash examples/adapters/run-frameworks.sh --check "$over" 2>&1)"
+if [ $? -ne 0 ] && grep -q -- "--       $over: FAILED" <<<"$out"; then
+  echo "ok: the changed row over MCP fails --check: $(grep -- "--       $over" <<<"$out" | sed 's/^ *-- *//' | cut -c1-200)"
+else
+  echo "FAIL: the changed row over MCP passes --check:"; echo "$out" | sed 's/^/  /'
   failures=$((failures + 1))
 fi
 [ "$failures" -eq 0 ]
