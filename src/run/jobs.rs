@@ -76,7 +76,7 @@ impl Instance {
 pub fn instances(config: &RunConfig, corpus: &Corpus) -> Result<Vec<Instance>, SchemaError> {
     if let TargetSpec::Mcp(route) = &config.target {
         let log = if config.transcript { WireLog::recording() } else { WireLog::new() };
-        let manifest = Manifest::of(corpus, &config.selection);
+        let manifest = Manifest::of(corpus.cases.iter().filter(|c| config.selection.matches(c)));
         let rules = corpus.catalog.rules.iter().map(|r| r.id.clone()).collect();
         let target = McpTarget::new(route.clone(), manifest, rules, config.limits.clone(), log.clone());
         return Ok(vec![Instance::new(Box::new(target), Some(log))]);

@@ -165,7 +165,9 @@ impl Client {
         let began = Instant::now();
         let got = match &mut self.wire {
             Wire::Stdio(channel) => stdio_call(channel, &sent, id, timeout),
-            Wire::Http(http) => http.post(&sent, timeout, Some(id)).map_err(|(error, received)| (error, received, false)),
+            Wire::Http(http) => {
+                http.post(&sent, timeout, Some(id)).map_err(|(error, received)| (error, received, false))
+            }
         };
         let elapsed = began.elapsed();
         match got {
@@ -218,13 +220,18 @@ fn stdio_call(
         if left.is_zero() {
             return Err((format!("no response within {timeout:?}"), None, true));
         }
-        let line = channel.receive(left).map_err(broke)?;
+        let line = channel
+            .receive(left)
+            .map_err(|e| if let ChannelError::Timeout(_) = e { ChannelError::Timeout(timeout) } else { e })
+            .map_err(broke)?;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let text = String::from_utf8_lossy(&line).into_owned();
         match wire::read(&line) {
-            Err(why) => return Err((format!("the server wrote a line that is not an MCP message: {why}"), Some(text), true)),
+            Err(why) => {
+                return Err((format!("the server wrote a line that is not an MCP message: {why}"), Some(text), true));
+            }
             Ok(Message::Response { id: got, outcome }) if got == json!(id) => return Ok((text, outcome)),
             Ok(Message::Response { id: got, .. }) => {
                 let what = format!("the server answered id {got}, but the request had id {id}");
