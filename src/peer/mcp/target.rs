@@ -31,7 +31,7 @@ use crate::peer::mcp::client::{Client, HttpSession, Trouble, Wire};
 use crate::peer::mcp::record::Record;
 use crate::peer::mcp::wire::{PROTOCOL_VERSION, RpcError};
 use crate::peer::remote::Channel;
-use crate::peer::spec::{CommandLine, HttpUrl, Limits};
+use crate::peer::spec::{CommandLine, Limits, McpRoute};
 use crate::peer::stdio::StdioChannel;
 use crate::peer::transcript::{WireLog, truncate};
 use crate::peer::{Implementation, Invocation, Target, TargetError};
@@ -44,48 +44,6 @@ use std::time::Duration;
 const QUOTED_CHARS: usize = 400;
 /// The most pages of `tools/list` read (a server whose cursor never ends is an error).
 const MAX_PAGES: usize = 1000;
-
-/// How the harness reaches the MCP implementation under test.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum McpRoute {
-    /// `--mcp-server 'CMD'`: an MCP server the harness starts and speaks to over stdio; claims
-    /// the `structured` transport.
-    Server(CommandLine),
-    /// `--mcp-server-url URL --mcp-record FILE`: an MCP server already serving Streamable HTTP,
-    /// started with the run's manifest and `TOOL_CONFORMANCE_RECORD=FILE`; claims `http`.
-    ServerUrl {
-        /// Its URL.
-        url: HttpUrl,
-        /// The record its handlers append to.
-        record: PathBuf,
-    },
-    /// `--mcp-gateway 'CMD'`: a gateway the harness starts and speaks to over stdio, forwarding
-    /// to the harness's own upstream; claims `structured`.
-    Gateway(CommandLine),
-    /// `--mcp-gateway-url URL`: a gateway already serving Streamable HTTP, to be configured with
-    /// the upstream the harness starts and prints; claims `http`.
-    GatewayUrl(HttpUrl),
-}
-
-impl McpRoute {
-    /// The one transport the route claims.
-    pub fn transport(&self) -> Transport {
-        match self {
-            McpRoute::Server(_) | McpRoute::Gateway(_) => Transport::Structured,
-            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl(_) => Transport::Http,
-        }
-    }
-
-    /// The route as its flag names it, for messages.
-    pub fn flag(&self) -> &'static str {
-        match self {
-            McpRoute::Server(_) => "--mcp-server",
-            McpRoute::ServerUrl { .. } => "--mcp-server-url",
-            McpRoute::Gateway(_) => "--mcp-gateway",
-            McpRoute::GatewayUrl(_) => "--mcp-gateway-url",
-        }
-    }
-}
 
 /// What the target knows of the server.
 #[derive(Debug, Clone, PartialEq)]
@@ -272,7 +230,7 @@ impl McpTarget {
         let params = json!({
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": {},
-            "clientInfo": {"name": "tool-conformance", "version": crate::SUITE_VERSION},
+            "clientInfo": {"name": "tool-conformance", "version": env!("CARGO_PKG_VERSION")},
         });
         let result = self.rpc("initialize", params, timeout, "the initialize result")?;
         let info = result.get("serverInfo");
