@@ -49,11 +49,14 @@ impl Upstream {
         let input = child.stdin.take().ok_or("no upstream stdin")?;
         let output = BufReader::new(child.stdout.take().ok_or("no upstream stdout")?);
         let mut upstream = Upstream { _child: child, input, output, next_id: 0 };
-        upstream.request("initialize", object([
-            ("protocolVersion", "2025-11-25".into()),
-            ("capabilities", object([])),
-            ("clientInfo", object([("name", "mcp-gateway".into()), ("version", "1".into())])),
-        ]))?;
+        upstream.request(
+            "initialize",
+            object([
+                ("protocolVersion", "2025-11-25".into()),
+                ("capabilities", object([])),
+                ("clientInfo", object([("name", "mcp-gateway".into()), ("version", "1".into())])),
+            ]),
+        )?;
         upstream.send(&object([("jsonrpc", "2.0".into()), ("method", "notifications/initialized".into())]))?;
         Ok(upstream)
     }
@@ -77,7 +80,8 @@ impl Upstream {
             if self.output.read_line(&mut line).map_err(|e| format!("upstream: {e}"))? == 0 {
                 return Err("the upstream closed its output".into());
             }
-            let message: Value = tool_conformance::json::from_str(line.trim_end()).map_err(|e| format!("upstream: {e}"))?;
+            let message: Value =
+                tool_conformance::json::from_str(line.trim_end()).map_err(|e| format!("upstream: {e}"))?;
             if message.get("id") == Some(&id) {
                 return Ok(message);
             }
@@ -109,7 +113,12 @@ fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
 }
 
 /// The answer to a `tools/call`: a JSON-RPC `result` or `error` member.
-fn call(mode: Mode, reference: &mut Reference, upstream: &mut Upstream, params: &Value) -> Result<(&'static str, Value), String> {
+fn call(
+    mode: Mode,
+    reference: &mut Reference,
+    upstream: &mut Upstream,
+    params: &Value,
+) -> Result<(&'static str, Value), String> {
     let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
     let arguments = params.get("arguments").cloned().unwrap_or_else(|| object([]));
     let forwarded = if mode == Mode::ForwardOnly {
@@ -145,7 +154,8 @@ fn main() -> Result<(), String> {
         Some("--text-errors") => Mode::TextErrors,
         Some(other) => return Err(format!("unknown flag {other}: --forward-only or --text-errors")),
     };
-    let command = std::env::var("TOOL_CONFORMANCE_UPSTREAM_CMD").map_err(|_| "TOOL_CONFORMANCE_UPSTREAM_CMD is not set")?;
+    let command =
+        std::env::var("TOOL_CONFORMANCE_UPSTREAM_CMD").map_err(|_| "TOOL_CONFORMANCE_UPSTREAM_CMD is not set")?;
     let mut upstream = Upstream::start(&command)?;
     let tools = upstream.tools()?;
     let mut reference = Reference::new();
@@ -168,11 +178,14 @@ fn main() -> Result<(), String> {
         let method = message.get("method").and_then(Value::as_str).unwrap_or_default();
         let known = |name: Option<&str>| registered.iter().any(|t| Some(t.name.as_str()) == name);
         let (member, value) = match method {
-            "initialize" => ("result", object([
-                ("protocolVersion", params.get("protocolVersion").cloned().unwrap_or_else(|| "2025-11-25".into())),
-                ("capabilities", object([("tools", object([]))])),
-                ("serverInfo", object([("name", "mcp-gateway-example".into()), ("version", "1".into())])),
-            ])),
+            "initialize" => (
+                "result",
+                object([
+                    ("protocolVersion", params.get("protocolVersion").cloned().unwrap_or_else(|| "2025-11-25".into())),
+                    ("capabilities", object([("tools", object([]))])),
+                    ("serverInfo", object([("name", "mcp-gateway-example".into()), ("version", "1".into())])),
+                ]),
+            ),
             "ping" => ("result", object([])),
             "tools/list" => ("result", object([("tools", Value::Array(tools.clone()))])),
             "tools/call" if !known(params.get("name").and_then(Value::as_str)) => {
