@@ -65,6 +65,8 @@ impl HttpSession {
 pub(crate) struct Client {
     wire: Wire,
     next_id: u64,
+    /// The id of the current case's first request: ids in its reports are counted from it.
+    base: u64,
     log: WireLog,
     /// Whether exchanges are kept from the current case's reports (a restart's).
     pub quiet: bool,
@@ -73,7 +75,7 @@ pub(crate) struct Client {
 impl Client {
     /// A client over `wire`, recording its exchanges into `log`.
     pub(crate) fn new(wire: Wire, log: WireLog) -> Client {
-        Client { wire, next_id: 0, log, quiet: false }
+        Client { wire, next_id: 0, base: 0, log, quiet: false }
     }
 
     /// Starts the server's process (or forgets the last HTTP session).
@@ -132,8 +134,9 @@ impl Client {
         }
     }
 
-    /// Marks the start of a case, for [`Client::stderr_tail`].
+    /// Marks the start of a case, for [`Client::stderr_tail`] and the ids of its reports.
     pub(crate) fn mark_case(&mut self) {
+        self.base = self.next_id;
         if let Wire::Stdio(channel) = &mut self.wire {
             channel.mark_case();
         }
@@ -193,8 +196,33 @@ impl Client {
             },
             elapsed,
         };
-        let case = (!self.quiet).then(|| exchange.clone());
+        // A case's reports count ids from its first request, so they read the same whichever
+        // cases ran before it.
+        let case = (!self.quiet).then(|| Exchange {
+            sent: relative_id(&exchange.sent, self.base),
+            received: match &exchange.received {
+                Received::Response(text) => Received::Response(relative_id(text, self.base)),
+                nothing => nothing.clone(),
+            },
+            elapsed: exchange.elapsed,
+        });
         self.log.record(|| exchange, case);
+    }
+}
+
+/// `text` with its first `"id": N` counted from `base` (the message's own id: the harness writes
+/// `jsonrpc` first and `id` second, and a response's `id` precedes its result in every server the
+/// suite knows; a text without one is left as it is).
+fn relative_id(text: &str, base: u64) -> String {
+    let Some(at) = text.find("\"id\":") else {
+        return text.to_string();
+    };
+    let start = at + "\"id\":".len();
+    let start = start + text[start..].bytes().take_while(|b| *b == b' ').count();
+    let digits = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+    match text[start..start + digits].parse::<u64>() {
+        Ok(id) => format!("{}{}{}", &text[..start], i128::from(id) - i128::from(base), &text[start + digits..]),
+        Err(_) => text.to_string(),
     }
 }
 
@@ -377,5 +405,23 @@ impl Client {
         if let (Wire::Http(http), Some(version)) = (&mut self.wire, version) {
             http.set_protocol(version);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_in_a_case_s_reports_are_counted_from_its_first_request() {
+        assert_eq!(
+            relative_id(r#"{"jsonrpc":"2.0","id":12,"method":"tools/call"}"#, 10),
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#
+        );
+        assert_eq!(
+            relative_id(r#"{"jsonrpc": "2.0", "id": 10, "result": {"id": 99}}"#, 10),
+            r#"{"jsonrpc": "2.0", "id": 0, "result": {"id": 99}}"#
+        );
+        assert_eq!(relative_id(r#"{"id":"abc"}"#, 3), r#"{"id":"abc"}"#);
     }
 }
