@@ -82,7 +82,10 @@ impl Upstream {
             }
             let message: Value =
                 tool_conformance::json::from_str(line.trim_end()).map_err(|e| format!("upstream: {e}"))?;
-            if message.get("id") == Some(&id) {
+            // Ours, or an error the upstream could not tie to a request (a message it could not read).
+            if message.get("id") == Some(&id)
+                || (message.get("id") == Some(&Value::Null) && message.get("error").is_some())
+            {
                 return Ok(message);
             }
         }
