@@ -667,6 +667,7 @@ fn hostile_memory_child(index: usize, size: usize) -> anyhow::Result<()> {
     let output = match result {
         Invocation::Rejected { error, .. } => serde_json::to_vec(&error)?.len(),
         Invocation::Executed { received, .. } => serde_json::to_vec(&received)?.len(),
+        Invocation::RejectedUnstructured { message, .. } => message.len(),
     };
     println!("{text} {} {} {output}", before * 1024, peak * 1024);
     Ok(())

@@ -10,6 +10,7 @@ use progress::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tool_conformance::json::inert::{multi_line, one_line};
+use tool_conformance::peer::mcp::McpRoute;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
 use tool_conformance::run::jobs;
@@ -62,9 +63,9 @@ enum ColorWhen {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the suite and print the standing (against the built-in reference, or an implementation
-    /// reached with --stdio or --http).
-    Run(RunArgs),
+    /// Run the suite and print the standing (against the built-in reference, an implementation
+    /// reached with --stdio or --http, or an MCP server or gateway reached over MCP).
+    Run(Box<RunArgs>),
     /// Lint the corpus: every file valid, ids unique, every clause with a required case. With DIR,
     /// lint that folder: a whole corpus (it has a <RULE>/rule.yaml), or new case files alone,
     /// checked against the built-in rules and cases.
@@ -312,8 +313,8 @@ impl RunArgs {
             corpus: self.select.corpus.source(),
             selection: self.select.selection()?,
             report_dir: self.report.clone(),
-            target: self.target.reach.spec()?,
-            jobs: self.target.reach.spec()?.instances(self.target.jobs)?,
+            target: self.target.spec()?,
+            jobs: self.target.spec()?.instances(self.target.jobs)?,
             limits: self.target.reach.limits()?,
             validate_protocol: self.target.validate_protocol,
             transcript: self.target.transcript || self.full,
@@ -602,6 +603,64 @@ struct TargetArgs {
     /// --case).
     #[arg(long, requires = "case_globs")]
     transcript: bool,
+    #[command(flatten)]
+    mcp: McpArgs,
+}
+
+/// (run only) An MCP server or gateway reached over MCP itself, with no protocol-v1 adapter.
+#[derive(Args)]
+#[group(id = "mcp", multiple = true, conflicts_with_all = ["stdio", "http", "validate_protocol"])]
+struct McpArgs {
+    /// (run only) Test the MCP server this command line starts, as its MCP client over stdio
+    /// (claims the structured transport). It gets the run's tool manifest and the record its
+    /// handlers append to in TOOL_CONFORMANCE_MANIFEST and TOOL_CONFORMANCE_RECORD.
+    #[arg(long, value_name = "'CMD ARGS'", conflicts_with_all = ["mcp_server_url", "mcp_gateway", "mcp_gateway_url"])]
+    mcp_server: Option<String>,
+    /// (run only) Test the MCP server serving Streamable HTTP at this URL (claims http), started
+    /// with the manifest `tool-conformance manifest` prints and TOOL_CONFORMANCE_RECORD=FILE of
+    /// --mcp-record.
+    #[arg(long, value_name = "URL", requires = "mcp_record", conflicts_with_all = ["mcp_gateway", "mcp_gateway_url"])]
+    mcp_server_url: Option<String>,
+    /// (run only) The record the --mcp-server-url server's handlers append to.
+    #[arg(long, value_name = "FILE", requires = "mcp_server_url")]
+    mcp_record: Option<PathBuf>,
+    /// (run only) Test the MCP gateway this command line starts, over stdio (claims structured):
+    /// the harness is also its upstream MCP server, given to it in TOOL_CONFORMANCE_UPSTREAM_URL
+    /// and TOOL_CONFORMANCE_UPSTREAM_CMD, and as {upstream_url} and {upstream_cmd} in CMD.
+    #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "mcp_gateway_url")]
+    mcp_gateway: Option<String>,
+    /// (run only) Test the MCP gateway serving Streamable HTTP at this URL (claims http); the
+    /// harness starts its upstream MCP server and prints how to reach it.
+    #[arg(long, value_name = "URL")]
+    mcp_gateway_url: Option<String>,
+}
+
+impl McpArgs {
+    /// The MCP route asked for, if any.
+    fn route(&self) -> Result<Option<McpRoute>> {
+        let command = |flag: &str, text: &str| CommandLine::parse(text).with_context(|| flag.to_string());
+        let url = |flag: &str, text: &str| HttpUrl::parse(text).with_context(|| flag.to_string());
+        Ok(Some(match (&self.mcp_server, &self.mcp_server_url, &self.mcp_gateway, &self.mcp_gateway_url) {
+            (Some(text), ..) => McpRoute::Server(command("--mcp-server", text)?),
+            (_, Some(text), ..) => McpRoute::ServerUrl {
+                url: url("--mcp-server-url", text)?,
+                record: self.mcp_record.clone().context("--mcp-server-url needs --mcp-record FILE")?,
+            },
+            (_, _, Some(text), _) => McpRoute::Gateway(command("--mcp-gateway", text)?),
+            (.., Some(text)) => McpRoute::GatewayUrl(url("--mcp-gateway-url", text)?),
+            _ => return Ok(None),
+        }))
+    }
+}
+
+impl TargetArgs {
+    /// The implementation the run tests: an MCP route, or what --stdio and --http name.
+    fn spec(&self) -> Result<TargetSpec> {
+        match self.mcp.route()? {
+            Some(route) => Ok(TargetSpec::Mcp(route)),
+            None => self.reach.spec(),
+        }
+    }
 }
 
 impl ReachArgs {

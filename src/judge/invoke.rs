@@ -41,17 +41,38 @@ pub(crate) fn judge(
     let calls = Calls { calls, rechecks, schema, contract: ErrorContract::of(rejections) };
     match expect {
         Expect::One(expected) => match calls.judge(expected) {
-            Ok(()) => (Status::Pass, calls.readings(expected)),
+            Ok(Judged::InFull) => (Status::Pass, calls.readings(expected)),
+            Ok(Judged::NotObservable) => (Status::Skip { reason: NOT_OBSERVABLE.into() }, Vec::new()),
             Err(failure) => (Status::Fail(*failure), Vec::new()),
         },
         Expect::Behaviours(behaviours) => (
             Status::Observed(Observation {
-                behaviour: behaviours.iter().find(|(_, e)| calls.judge(e).is_ok()).map(|(name, _)| name.clone()),
+                behaviour: behaviours
+                    .iter()
+                    .find(|(_, e)| matches!(calls.judge(e), Ok(Judged::InFull)))
+                    .map(|(name, _)| name.clone()),
                 actual: view(first),
             }),
             Vec::new(),
         ),
     }
+}
+
+/// Why a case whose rejection carries no structured problems is skipped: what MCP shows of it
+/// passed, and the rest cannot be seen.
+pub const NOT_OBSERVABLE: &str = "not observable over MCP: the error carries no structured problems, so what \
+     it names cannot be judged (what MCP shows of it passed); an implementation that carries the protocol-v1 error \
+     object by the structured-error convention of docs/protocol.md (as the structuredContent of the isError result, \
+     or as the data of the JSON-RPC error) is judged in full";
+
+/// How far the required checks of a case could see, when none failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Judged {
+    /// Every check was made.
+    InFull,
+    /// Some rejection carried no structured problems ([`Invocation::RejectedUnstructured`]):
+    /// what it shows passed, and the problem checks could not be made.
+    NotObservable,
 }
 
 /// Whether a case of a rule with `rejections` whose calls came back as `calls` is judged on the
@@ -97,8 +118,8 @@ impl ErrorContract {
 }
 
 impl Calls<'_> {
-    /// The case's required checks: `Err` with the first failure.
-    fn judge(&self, expected: &InvokeExpectation) -> Result<(), Box<Failure>> {
+    /// The case's required checks: `Err` with the first failure, or how far they could see.
+    fn judge(&self, expected: &InvokeExpectation) -> Result<Judged, Box<Failure>> {
         match expected {
             InvokeExpectation::Executed { received } => {
                 let want = json!({ "outcome": "executed", "handler_calls": 1, "received": received });
@@ -108,25 +129,35 @@ impl Calls<'_> {
                         return fail(format!("invoke on {transport}"), want, got);
                     }
                 }
-                Ok(())
+                Ok(Judged::InFull)
             }
             InvokeExpectation::Rejected { problems, expected_fields } => {
                 let bounds = FieldBounds::of(self.schema, expected_fields.as_deref());
                 for (transport, invocation) in self.calls {
                     check_rejection(*transport, invocation, problems, &bounds, self.contract)?;
                 }
+                let unstructured =
+                    self.calls.iter().map(|(_, i)| i).chain(self.rechecks.iter().flat_map(|(r, p)| [r, p]));
+                let judged = if unstructured.into_iter().any(|i| matches!(i, Invocation::RejectedUnstructured { .. })) {
+                    Judged::NotObservable
+                } else {
+                    Judged::InFull
+                };
                 let Some((repeated, permuted)) = &self.rechecks else {
-                    return Ok(());
+                    return Ok(judged);
                 };
                 let (first_transport, first) = &self.calls[0];
                 let (first_error, got) = (view(first), view(repeated));
                 if !same(&first_error, &got) {
                     return fail(format!("the same call repeated on {first_transport}"), first_error, got);
                 }
-                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(|mut failure| {
-                    failure.check = format!("{}, with the keys in reverse order", failure.check);
-                    failure
-                })
+                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(
+                    |mut failure| {
+                        failure.check = format!("{}, with the keys in reverse order", failure.check);
+                        failure
+                    },
+                )?;
+                Ok(judged)
             }
         }
     }
@@ -222,11 +253,31 @@ fn check_rejection(
     bounds: &FieldBounds,
     contract: ErrorContract,
 ) -> Result<(), Box<Failure>> {
-    let Invocation::Rejected { handler_calls: 0, error } = invocation else {
-        let got = view(invocation);
-        let want = json!({ "outcome": "rejected", "handler_calls": 0 });
-        let got = json!({ "outcome": got["outcome"], "handler_calls": got["handler_calls"], "received": got.get("received") });
-        return fail(format!("invoke on {transport}"), want, strip_nulls(got));
+    let error = match invocation {
+        Invocation::Rejected { handler_calls: 0, error } => error,
+        // Only what MCP shows of an error without structured problems is judged: the handler did
+        // not run, and under the one-error contract an HTTP caller is pointed to get_api_spec.
+        Invocation::RejectedUnstructured { handler_calls: 0, message } => {
+            if contract == ErrorContract::OneError && transport == Transport::Http && !message.contains(SPEC_TOOL) {
+                return fail(
+                    format!("the error on {transport} points to {SPEC_TOOL}"),
+                    json!({ "mentions": SPEC_TOOL }),
+                    json!({ "message": message }),
+                );
+            }
+            return Ok(());
+        }
+        _ => {
+            let got = view(invocation);
+            let want = json!({ "outcome": "rejected", "handler_calls": 0 });
+            let outcome = match invocation {
+                Invocation::RejectedUnstructured { .. } => json!("rejected"),
+                _ => got["outcome"].clone(),
+            };
+            let got =
+                json!({ "outcome": outcome, "handler_calls": got["handler_calls"], "received": got.get("received") });
+            return fail(format!("invoke on {transport}"), want, strip_nulls(got));
+        }
     };
     // Under the one-error contract the error has all three parts; otherwise only its problems
     // are read.
@@ -381,7 +432,7 @@ fn sorted_strings<'a>(items: impl Iterator<Item = &'a str>) -> Value {
 }
 
 /// A failed check, boxed (a failure holds two values and is large).
-fn fail(check: impl Into<String>, expected: Value, actual: Value) -> Result<(), Box<Failure>> {
+fn fail<T>(check: impl Into<String>, expected: Value, actual: Value) -> Result<T, Box<Failure>> {
     Err(Box::new(Failure::new(check, expected, actual)))
 }
 
@@ -409,6 +460,84 @@ pub(crate) fn reversed(arguments: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::{Expect, InvokeExpectation, Problem, Rejections};
+
+    /// A PLAT-162-like rejection case of a tool with a required `n`.
+    fn rejection() -> (Value, Expect<InvokeExpectation>) {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+        let problems = vec![Problem { kind: "missing_required".into(), field: Some("n".into()), alternatives: None }];
+        (schema, Expect::One(InvokeExpectation::Rejected { problems, expected_fields: None }))
+    }
+
+    fn unstructured(handler_calls: u64, message: &str) -> Invocation {
+        Invocation::RejectedUnstructured { handler_calls, message: message.into() }
+    }
+
+    #[test]
+    fn an_error_without_structured_problems_is_skipped_never_passed() {
+        let (schema, expect) = rejection();
+        let text = "n is required; see get_api_spec";
+        let calls = [(Transport::Structured, unstructured(0, text)), (Transport::Http, unstructured(0, text))];
+        let rechecks = (unstructured(0, text), unstructured(0, text));
+        let (status, readings) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        assert!(matches!(&status, Status::Skip { reason } if reason == NOT_OBSERVABLE), "{status:?}");
+        assert!(readings.is_empty(), "nothing beyond the text is judged of what cannot be seen");
+        // What MCP shows is still judged: the handler ran...
+        let ran = [(Transport::Structured, unstructured(1, text))];
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks));
+        assert!(matches!(&status, Status::Fail(f) if f.check == "invoke on structured"), "{status:?}");
+        // ...the same call repeated gave another error...
+        let again = (unstructured(0, "n is missing"), unstructured(0, text));
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again));
+        assert!(matches!(&status, Status::Fail(f) if f.check.starts_with("the same call repeated")), "{status:?}");
+        // ...with the keys reversed, it was executed...
+        let executed = Invocation::Executed { handler_calls: 1, received: json!({}) };
+        let reversed_ran = (unstructured(0, text), executed.clone());
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran));
+        assert!(matches!(&status, Status::Fail(f) if f.check.ends_with("reverse order")), "{status:?}");
+        // ...and on HTTP the error does not point to get_api_spec.
+        let http = [(Transport::Http, unstructured(0, "n is required"))];
+        let rechecks = (unstructured(0, "n is required"), unstructured(0, "n is required"));
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks));
+        assert!(matches!(&status, Status::Fail(f) if f.check.contains("get_api_spec")), "{status:?}");
+        // A call expected to run that was rejected fails as any rejection does.
+        let runs = Expect::One(InvokeExpectation::Executed { received: json!({"n": 1}) });
+        let (status, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None);
+        assert!(matches!(status, Status::Fail(_)));
+    }
+
+    #[test]
+    fn an_error_by_the_convention_is_judged_in_full() {
+        let (schema, expect) = rejection();
+        let error = json!({
+            "message": "n is required; see get_api_spec",
+            "problems": [{"kind": "missing_required", "field": "n"}],
+            "expected_fields": ["n"]
+        });
+        let rejected = Invocation::Rejected { handler_calls: 0, error };
+        let calls = [(Transport::Structured, rejected.clone())];
+        let rechecks = (rejected.clone(), rejected);
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        assert_eq!(status, Status::Pass);
+        // One transport without the convention leaves the whole case not observable.
+        let mixed = [calls[0].clone(), (Transport::Http, unstructured(0, "see get_api_spec"))];
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks));
+        assert!(matches!(status, Status::Skip { .. }), "{status:?}");
+    }
+
+    #[test]
+    fn a_protocol_answer_never_reads_as_an_unstructured_rejection() {
+        let written = r#"{"outcome": "rejected_unstructured", "handler_calls": 0, "message": "no"}"#;
+        assert!(crate::json::from_str::<Invocation>(written).is_err());
+        let answer = crate::peer::protocol::Answer::from_json(
+            crate::peer::protocol::Command::Invoke,
+            &crate::json::from_str(
+                r#"{"seq": 1, "outcome": "rejected_unstructured", "handler_calls": 0, "message": "no"}"#,
+            )
+            .unwrap(),
+        );
+        assert!(answer.is_err(), "{answer:?}");
+    }
 
     #[test]
     fn reversal_reverses_root_keys_only() {

@@ -51,19 +51,22 @@ impl HttpChannel {
     }
 
     fn agent(&mut self) -> &ureq::Agent {
-        self.agent.get_or_insert_with(|| {
-            let config = ureq::Agent::config_builder()
-                .http_status_as_error(false)
-                // The URL is reached as given: no proxy from the environment, no redirect.
-                .proxy(None)
-                .max_redirects(0)
-                .max_idle_connections(1)
-                .max_idle_connections_per_host(1)
-                .user_agent(concat!("tool-conformance/", env!("CARGO_PKG_VERSION")))
-                .build();
-            ureq::Agent::with_parts(config, DefaultConnector::new(), AddressFirst::default())
-        })
+        self.agent.get_or_insert_with(agent)
     }
+}
+
+/// An agent for one implementation: statuses are values, the URL is reached as given (no proxy
+/// from the environment, no redirect), one connection kept alive.
+pub(crate) fn agent() -> ureq::Agent {
+    let config = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .proxy(None)
+        .max_redirects(0)
+        .max_idle_connections(1)
+        .max_idle_connections_per_host(1)
+        .user_agent(concat!("tool-conformance/", env!("CARGO_PKG_VERSION")))
+        .build();
+    ureq::Agent::with_parts(config, DefaultConnector::new(), AddressFirst::default())
 }
 
 /// ureq's resolver, but for a host that is an IP address (as a server's printed URL usually is),
@@ -93,7 +96,7 @@ impl Resolver for AddressFirst {
 }
 
 /// A ureq error as a reason that names no URL.
-fn reason(error: ureq::Error, timeout: Duration) -> ChannelError {
+pub(crate) fn reason(error: ureq::Error, timeout: Duration) -> ChannelError {
     match error {
         ureq::Error::Timeout(_) => ChannelError::Timeout(timeout),
         ureq::Error::BodyExceedsLimit(_) => ChannelError::TooLarge(0),

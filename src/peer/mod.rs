@@ -7,6 +7,7 @@
 //! target never needs to be trusted.
 
 pub(crate) mod http;
+pub mod mcp;
 pub mod protocol;
 pub mod protocol_schema;
 pub mod remote;
@@ -74,6 +75,19 @@ pub enum Invocation {
         handler_calls: u64,
         /// The error object, as the implementation returned it (checked by the runner).
         error: Value,
+    },
+    /// The call was rejected with an error that carries no structured problems: an MCP error
+    /// (a JSON-RPC error, or a result with `isError`) whose text is all there is, without the
+    /// structured-error convention of docs/protocol.md. What the error names cannot be judged,
+    /// so cases that check it are skipped as not observable, never passed.
+    ///
+    /// Only the harness's MCP client makes one: a protocol-v1 answer never reads as one (the
+    /// protocol's rejection always carries its error object, judged in full).
+    RejectedUnstructured {
+        /// How many times the handler ran during this invoke.
+        handler_calls: u64,
+        /// The error's text, as the implementation gave it.
+        message: String,
     },
 }
 

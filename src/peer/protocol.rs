@@ -296,6 +296,13 @@ impl Answer {
                 map.insert("handler_calls".into(), json!(handler_calls));
                 map.insert("error".into(), error.clone());
             }
+            // Protocol v1 has no unstructured rejection: written as the rejection it is, with
+            // only its message, which the harness judges as an error without its other parts.
+            Answer::Invoked(Invocation::RejectedUnstructured { handler_calls, message }) => {
+                map.insert("outcome".into(), json!("rejected"));
+                map.insert("handler_calls".into(), json!(handler_calls));
+                map.insert("error".into(), json!({ "message": message }));
+            }
             Answer::Unsupported(why) => {
                 map.insert("unsupported".into(), json!(why));
             }

@@ -70,6 +70,8 @@ pub struct StdioChannel {
     /// How many stderr lines the process had written when the current case began.
     stderr_mark: u64,
     process: Option<Process>,
+    /// Environment variables set for the process, beyond the harness's own.
+    env: Vec<(String, String)>,
 }
 
 /// A running process: its non-blocking stdin and stdout, what is still to be written to the one,
@@ -225,6 +227,60 @@ impl StdioChannel {
             stderr_lines,
             stderr_mark: 0,
             process: None,
+            env: Vec::new(),
+        }
+    }
+
+    /// The same channel, starting its process with these environment variables set too.
+    pub(crate) fn with_env(mut self, env: Vec<(String, String)>) -> StdioChannel {
+        self.env = env;
+        self
+    }
+
+    /// Queues one message (without its newline) for the process's stdin and writes what it takes
+    /// now; the rest is written while [`StdioChannel::receive`] waits.
+    pub(crate) fn send(&mut self, message: &[u8]) -> Result<(), ChannelError> {
+        let Some(process) = self.process.as_mut() else {
+            return Err(ChannelError::Unreachable("the process is not running".into()));
+        };
+        if process.stdin.is_none() {
+            return Err(self.ended());
+        }
+        process.unwritten.extend_from_slice(message);
+        process.unwritten.push(b'\n');
+        process.write_some();
+        Ok(())
+    }
+
+    /// The next line the process writes to stdout, waiting at most `timeout` (and writing what
+    /// is still queued for its stdin meanwhile).
+    pub(crate) fn receive(&mut self, timeout: Duration) -> Result<Vec<u8>, ChannelError> {
+        let deadline = Instant::now() + timeout;
+        let max = self.max_line;
+        let Some(process) = self.process.as_mut() else {
+            return Err(ChannelError::Unreachable("the process is not running".into()));
+        };
+        let line = loop {
+            if let Some(line) = process.take_line(max) {
+                break line;
+            }
+            if !process.wait(deadline)? {
+                // A process that exited while one it started holds stdout open did not time out.
+                if let Ok(Some(status)) = process.child.try_wait() {
+                    return Err(ChannelError::Exited(format!(
+                        "{status}; a process it started still holds its stdout open"
+                    )));
+                }
+                return Err(ChannelError::Timeout(timeout));
+            }
+            process.write_some();
+            process.read_some();
+        };
+        match line {
+            Line::Complete(bytes) => Ok(bytes),
+            Line::TooLong => Err(ChannelError::TooLarge(self.max_line)),
+            Line::Failed(why) => Err(ChannelError::Io(format!("reading stdout failed: {why}"))),
+            Line::End => Err(self.ended()),
         }
     }
 
@@ -255,6 +311,7 @@ impl Channel for StdioChannel {
         self.stderr_mark = 0;
         let mut child = Command::new(self.command.program())
             .args(self.command.args())
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -291,39 +348,8 @@ impl Channel for StdioChannel {
     }
 
     fn exchange(&mut self, request: &[u8], timeout: Duration) -> Result<Vec<u8>, ChannelError> {
-        let deadline = Instant::now() + timeout;
-        let max = self.max_line;
-        let Some(process) = self.process.as_mut() else {
-            return Err(ChannelError::Unreachable("the process is not running".into()));
-        };
-        if process.stdin.is_none() {
-            return Err(self.ended());
-        }
-        process.unwritten.extend_from_slice(request);
-        process.unwritten.push(b'\n');
-        process.write_some();
-        let line = loop {
-            if let Some(line) = process.take_line(max) {
-                break line;
-            }
-            if !process.wait(deadline)? {
-                // A process that exited while one it started holds stdout open did not time out.
-                if let Ok(Some(status)) = process.child.try_wait() {
-                    return Err(ChannelError::Exited(format!(
-                        "{status}; a process it started still holds its stdout open"
-                    )));
-                }
-                return Err(ChannelError::Timeout(timeout));
-            }
-            process.write_some();
-            process.read_some();
-        };
-        match line {
-            Line::Complete(bytes) => Ok(bytes),
-            Line::TooLong => Err(ChannelError::TooLarge(self.max_line)),
-            Line::Failed(why) => Err(ChannelError::Io(format!("reading stdout failed: {why}"))),
-            Line::End => Err(self.ended()),
-        }
+        self.send(request)?;
+        self.receive(timeout)
     }
 
     fn close(&mut self) {

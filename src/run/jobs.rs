@@ -18,7 +18,9 @@
 use crate::case::Case;
 use crate::corpus::Corpus;
 use crate::judge::outcome::{Outcome, Status};
+use crate::mcp::Manifest;
 use crate::peer::http::HttpTarget;
+use crate::peer::mcp::McpTarget;
 use crate::peer::protocol_schema::{ProtocolSchema, SchemaError};
 use crate::peer::remote::Remote;
 use crate::peer::server::Loopback;
@@ -69,8 +71,16 @@ impl Instance {
     }
 }
 
-/// The instances `config` asks for: `config.jobs` of them (one per URL over HTTP).
-pub fn instances(config: &RunConfig) -> Result<Vec<Instance>, SchemaError> {
+/// The instances `config` asks for: `config.jobs` of them (one per URL over HTTP; one over MCP,
+/// publishing the tools of the cases of `corpus` it selects).
+pub fn instances(config: &RunConfig, corpus: &Corpus) -> Result<Vec<Instance>, SchemaError> {
+    if let TargetSpec::Mcp(route) = &config.target {
+        let log = if config.transcript { WireLog::recording() } else { WireLog::new() };
+        let manifest = Manifest::of(corpus.cases.iter().filter(|c| config.selection.matches(c)));
+        let rules = corpus.catalog.rules.iter().map(|r| r.id.clone()).collect();
+        let target = McpTarget::new(route.clone(), manifest, rules, config.limits.clone(), log.clone());
+        return Ok(vec![Instance::new(Box::new(target), Some(log))]);
+    }
     let count = config.target.count(config.jobs);
     build(&config.target, &config.limits, count, config.transcript, config.validate_protocol)
 }
@@ -99,6 +109,9 @@ pub(crate) fn build(
             TargetSpec::Reference => boxed(Remote::new(Loopback::new(Reference::new), limits, log.clone()), schema),
             TargetSpec::Stdio(command) => boxed(StdioTarget::spawn(command.clone(), limits, log.clone()), schema),
             TargetSpec::Http(urls) => boxed(HttpTarget::connect(urls[index].clone(), limits, log.clone()), schema),
+            // An MCP route publishes the tools of a run's cases, known to `instances` only (the
+            // cases `fuzz` generates are in no manifest): nothing is built here.
+            TargetSpec::Mcp(_) => continue,
         };
         instances.push(Instance::new(target, Some(log)));
     }
@@ -142,7 +155,7 @@ pub fn run_with_progress(
     progress: &(dyn Fn(&Outcome) + Sync),
 ) -> Result<Ran, SchemaError> {
     let cases: Vec<&Case> = corpus.cases.iter().filter(|c| config.selection.matches(c)).collect();
-    Ok(run_cases_with_progress(&cases, instances(config)?, config.transcript, progress))
+    Ok(run_cases_with_progress(&cases, instances(config, corpus)?, config.transcript, progress))
 }
 
 /// What one instance's thread hands back.

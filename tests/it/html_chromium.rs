@@ -84,6 +84,7 @@ impl Target for Hostile {
                 error["message"] = json!(format!("{payload} see get_api_spec"));
                 Invocation::Rejected { handler_calls, error }
             }
+            other => other,
         })
     }
 }

@@ -350,6 +350,7 @@ fn every_allowed_reading_answers_an_input_that_takes_no_reading_as_the_reference
                 problems.sort();
                 serde_json::json!({ "rejected": problems })
             }
+            Invocation::RejectedUnstructured { message, .. } => serde_json::json!({ "rejected": message }),
         }
     }
 

@@ -1,0 +1,381 @@
+//! The harness as an MCP client, on its own channels: over stdio, a line per message on the
+//! [`StdioChannel`] the protocol-v1 route uses (its caps, its stderr ring, its process group and
+//! its timeouts); over Streamable HTTP, a POST per message with ureq as [`crate::peer::http`]
+//! uses it, read as one JSON message or as the server-sent events it may answer with, whose
+//! events are read as they arrive (a server may keep the stream open after the response).
+//!
+//! A call sends one request and waits, at most the timeout, for the response with its id:
+//! notifications on the way are dropped, a server's `ping` is answered, any other request from the
+//! server is answered that the harness does not offer it. Whatever else comes back (bytes that
+//! are not a JSON-RPC message, a response to another id, a line past the cap, silence, an exit)
+//! is a [`Trouble`] that says what happened and quotes what was sent and received.
+
+use crate::json::Value;
+use crate::peer::http::{agent, reason};
+use crate::peer::mcp::wire::{self, Events, Message, RpcError};
+use crate::peer::remote::{Channel, ChannelError};
+use crate::peer::spec::HttpUrl;
+use crate::peer::stdio::StdioChannel;
+use crate::peer::transcript::{Exchange, Received, TRANSCRIPT_MESSAGE_CHARS, WireLog, truncate};
+use serde_json::json;
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+/// How much of an HTTP error body is quoted.
+const QUOTED_BODY_BYTES: u64 = 2048;
+
+/// A call that got no usable response.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Trouble {
+    /// What happened, in one sentence.
+    pub what: String,
+    /// The request, as sent.
+    pub sent: String,
+    /// What came back instead of a response, when something did.
+    pub received: Option<String>,
+    /// Whether the implementation must be started again before it can be used.
+    pub restart: bool,
+}
+
+/// How the client reaches the server.
+pub(crate) enum Wire {
+    /// A process speaking MCP on its stdin and stdout.
+    Stdio(StdioChannel),
+    /// A server speaking Streamable HTTP at a URL.
+    Http(HttpSession),
+}
+
+/// A Streamable HTTP session: the URL, the connection, and the session id the server gave.
+pub(crate) struct HttpSession {
+    url: HttpUrl,
+    max_body: usize,
+    agent: Option<ureq::Agent>,
+    session: Option<String>,
+    protocol: Option<String>,
+}
+
+impl HttpSession {
+    /// A session with the server at `url`, reading at most `max_body` bytes of a response.
+    pub(crate) fn new(url: HttpUrl, max_body: usize) -> HttpSession {
+        HttpSession { url, max_body, agent: None, session: None, protocol: None }
+    }
+}
+
+/// An MCP client of one server.
+pub(crate) struct Client {
+    wire: Wire,
+    next_id: u64,
+    log: WireLog,
+    /// Whether exchanges are kept from the current case's reports (a restart's).
+    pub quiet: bool,
+}
+
+impl Client {
+    /// A client over `wire`, recording its exchanges into `log`.
+    pub(crate) fn new(wire: Wire, log: WireLog) -> Client {
+        Client { wire, next_id: 0, log, quiet: false }
+    }
+
+    /// Starts the server's process (or forgets the last HTTP session).
+    pub(crate) fn open(&mut self) -> Result<(), ChannelError> {
+        match &mut self.wire {
+            Wire::Stdio(channel) => channel.open(),
+            Wire::Http(http) => {
+                http.agent = None;
+                http.session = None;
+                http.protocol = None;
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends the server's process at once (or drops the connection).
+    pub(crate) fn close(&mut self) {
+        match &mut self.wire {
+            Wire::Stdio(channel) => channel.close(),
+            Wire::Http(http) => http.agent = None,
+        }
+    }
+
+    /// Ends the session: a process gets `grace` to exit once its stdin is closed (as MCP's
+    /// stdio transport ends a session); an HTTP session is deleted.
+    pub(crate) fn finish(&mut self, grace: Duration) {
+        match &mut self.wire {
+            Wire::Stdio(channel) => channel.finish(grace),
+            Wire::Http(http) => {
+                if let (Some(agent), Some(session)) = (http.agent.take(), http.session.take()) {
+                    let _ = agent
+                        .delete(http.url.as_str())
+                        .config()
+                        .timeout_global(Some(grace))
+                        .build()
+                        .header("Mcp-Session-Id", &session)
+                        .call();
+                }
+            }
+        }
+    }
+
+    /// The server, for messages: its command line, or how it is reached (no port).
+    pub(crate) fn describe(&self) -> String {
+        match &self.wire {
+            Wire::Stdio(channel) => channel.describe().replace("(over stdio)", "(MCP over stdio)"),
+            Wire::Http(_) => "the MCP server at the URL given (over Streamable HTTP)".into(),
+        }
+    }
+
+    /// The server process's last stderr lines of this case, when it has a process.
+    pub(crate) fn stderr_tail(&self) -> Option<Vec<String>> {
+        match &self.wire {
+            Wire::Stdio(channel) => channel.stderr_tail(),
+            Wire::Http(_) => None,
+        }
+    }
+
+    /// Marks the start of a case, for [`Client::stderr_tail`].
+    pub(crate) fn mark_case(&mut self) {
+        if let Wire::Stdio(channel) = &mut self.wire {
+            channel.mark_case();
+        }
+    }
+
+    /// Sends a notification.
+    pub(crate) fn notify(&mut self, method: &str, timeout: Duration) -> Result<(), Trouble> {
+        let sent = wire::notification(method);
+        let trouble = |what: String, restart: bool| Trouble { what, sent: sent.clone(), received: None, restart };
+        match &mut self.wire {
+            Wire::Stdio(channel) => channel.send(sent.as_bytes()).map_err(|e| trouble(format!("{method}: {e}"), true)),
+            Wire::Http(http) => match http.post(&sent, timeout, None) {
+                Ok(_) => Ok(()),
+                Err((error, _)) => Err(trouble(format!("{method}: {error}"), false)),
+            },
+        }
+    }
+
+    /// Sends a request and waits at most `timeout` for its response: its result, or its error.
+    pub(crate) fn call(
+        &mut self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Result<Value, RpcError>, Trouble> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let sent = wire::request(id, method, params);
+        let began = Instant::now();
+        let got = match &mut self.wire {
+            Wire::Stdio(channel) => stdio_call(channel, &sent, id, timeout),
+            Wire::Http(http) => {
+                http.post(&sent, timeout, Some(id)).map_err(|(error, received)| (error, received, false))
+            }
+        };
+        let elapsed = began.elapsed();
+        match got {
+            Ok((text, outcome)) => {
+                self.record(&sent, Received::Response(text), elapsed);
+                Ok(outcome)
+            }
+            Err((what, received, restart)) => {
+                let what = format!("{method}: {what}");
+                self.record(&sent, Received::Nothing(what.clone()), elapsed);
+                Err(Trouble { what, sent, received, restart })
+            }
+        }
+    }
+
+    fn record(&self, sent: &str, received: Received, elapsed: Duration) {
+        let cut = |text: &str| truncate(text, TRANSCRIPT_MESSAGE_CHARS);
+        let exchange = Exchange {
+            sent: cut(sent),
+            received: match received {
+                Received::Response(text) => Received::Response(cut(&text)),
+                nothing => nothing,
+            },
+            elapsed,
+        };
+        let case = (!self.quiet).then(|| exchange.clone());
+        self.log.record(|| exchange, case);
+    }
+}
+
+/// What a failed exchange came to: what happened, what came back, and whether to restart.
+type Failed = (String, Option<String>, bool);
+
+/// One request over stdio: the response line with the request's id (and its text), answering
+/// the server's requests and dropping its notifications on the way.
+fn stdio_call(
+    channel: &mut StdioChannel,
+    sent: &str,
+    id: u64,
+    timeout: Duration,
+) -> Result<(String, Result<Value, RpcError>), Failed> {
+    let broke = |e: ChannelError| {
+        let restart = !matches!(e, ChannelError::Status { .. });
+        (e.to_string(), None, restart)
+    };
+    channel.send(sent.as_bytes()).map_err(broke)?;
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err((format!("no response within {timeout:?}"), None, true));
+        }
+        let line = channel
+            .receive(left)
+            .map_err(|e| if let ChannelError::Timeout(_) = e { ChannelError::Timeout(timeout) } else { e })
+            .map_err(broke)?;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line).into_owned();
+        match wire::read(&line) {
+            Err(why) => {
+                return Err((format!("the server wrote a line that is not an MCP message: {why}"), Some(text), true));
+            }
+            Ok(Message::Response { id: got, outcome }) if got == json!(id) => return Ok((text, outcome)),
+            Ok(Message::Response { id: got, .. }) => {
+                let what = format!("the server answered id {got}, but the request had id {id}");
+                return Err((what, Some(text), true));
+            }
+            Ok(Message::Request { id: asked, method }) => {
+                channel.send(wire::answer_to(&asked, &method).as_bytes()).map_err(broke)?;
+            }
+            Ok(Message::Notification) => {}
+        }
+    }
+}
+
+impl HttpSession {
+    fn agent(&mut self) -> ureq::Agent {
+        self.agent.get_or_insert_with(agent).clone()
+    }
+
+    /// POSTs one message. For a request (`id`), the response with that id: its text and
+    /// outcome; for a notification, nothing. `Err` with what happened and what came back.
+    #[allow(clippy::type_complexity)]
+    fn post(
+        &mut self,
+        message: &str,
+        timeout: Duration,
+        id: Option<u64>,
+    ) -> Result<(String, Result<Value, RpcError>), (String, Option<String>)> {
+        let agent = self.agent();
+        let mut request = agent
+            .post(self.url.as_str())
+            .config()
+            .timeout_global(Some(timeout))
+            .build()
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream");
+        if let Some(session) = &self.session {
+            request = request.header("Mcp-Session-Id", session);
+        }
+        if let Some(protocol) = &self.protocol {
+            request = request.header("MCP-Protocol-Version", protocol);
+        }
+        let mut response = request.send(message.as_bytes()).map_err(|e| (reason(e, timeout).to_string(), None))?;
+        let status = response.status().as_u16();
+        if let Some(session) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+            self.session = Some(session.to_string());
+        }
+        let Some(id) = id else {
+            return match status {
+                200 | 202 => Ok((String::new(), Ok(Value::Null))),
+                _ => Err((format!("HTTP status {status} for a notification"), None)),
+            };
+        };
+        if status != 200 {
+            let mut start = Vec::new();
+            let _ = response.body_mut().as_reader().take(QUOTED_BODY_BYTES).read_to_end(&mut start);
+            self.agent = None;
+            let body = String::from_utf8_lossy(&start).into_owned();
+            return Err((format!("HTTP status {status}"), Some(body)));
+        }
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let max = self.max_body as u64;
+        let mut reader = response.body_mut().with_config().limit(max).reader();
+        let too_large = |e: std::io::Error| {
+            let kind = e.kind();
+            let error = match e.into_inner().map(|inner| inner.downcast::<ureq::Error>()) {
+                Some(Ok(error)) => reason(*error, timeout),
+                _ if matches!(kind, std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock) => {
+                    ChannelError::Timeout(timeout)
+                }
+                _ => ChannelError::Io(format!("reading the response failed: {kind}")),
+            };
+            match error {
+                ChannelError::TooLarge(_) => ChannelError::TooLarge(max as usize).to_string(),
+                other => other.to_string(),
+            }
+        };
+        if !content_type.starts_with("text/event-stream") {
+            let mut body = Vec::new();
+            reader.read_to_end(&mut body).map_err(|e| (too_large(e), None))?;
+            let text = String::from_utf8_lossy(&body).into_owned();
+            return match wire::read(&body) {
+                Ok(Message::Response { id: got, outcome }) if got == json!(id) => Ok((text, outcome)),
+                Ok(Message::Response { id: got, .. }) => {
+                    Err((format!("the server answered id {got}, but the request had id {id}"), Some(text)))
+                }
+                Ok(_) => Err(("the body is not a response".into(), Some(text))),
+                Err(why) => Err((format!("the body is not an MCP message: {why}"), Some(text))),
+            };
+        }
+        // Server-sent events: read as they come, until the response.
+        let mut events = Events::default();
+        let mut chunk = vec![0; 16 * 1024];
+        loop {
+            let read = reader.read(&mut chunk).map_err(|e| (too_large(e), None))?;
+            let datas = if read == 0 { events.finish().into_iter().collect() } else { events.push(&chunk[..read]) };
+            for data in datas {
+                let text = String::from_utf8_lossy(&data).into_owned();
+                match wire::read(&data) {
+                    Ok(Message::Response { id: got, outcome }) if got == json!(id) => {
+                        self.agent = None; // the rest of the stream is not read
+                        return Ok((text, outcome));
+                    }
+                    Ok(Message::Request { id: asked, method }) => {
+                        // Answered on a POST of its own, as Streamable HTTP has it.
+                        let answer = wire::answer_to(&asked, &method);
+                        let _ = agent
+                            .post(self.url.as_str())
+                            .config()
+                            .timeout_global(Some(timeout))
+                            .build()
+                            .header("Content-Type", "application/json")
+                            .send(answer.as_bytes());
+                    }
+                    Ok(Message::Notification) => {}
+                    Ok(Message::Response { id: got, .. }) => {
+                        let what = format!("the server answered id {got}, but the request had id {id}");
+                        return Err((what, Some(text)));
+                    }
+                    Err(why) => return Err((format!("an event is not an MCP message: {why}"), Some(text))),
+                }
+            }
+            if read == 0 {
+                return Err(("the event stream ended without the response".into(), None));
+            }
+        }
+    }
+
+    /// Keeps the protocol version the server chose, for the header of later requests.
+    pub(crate) fn set_protocol(&mut self, version: &str) {
+        self.protocol = Some(version.to_string());
+    }
+}
+
+impl Client {
+    /// After `initialize`: an HTTP session sends the protocol version the server chose with
+    /// every later request.
+    pub(crate) fn initialized(&mut self, version: Option<&str>) {
+        if let (Wire::Http(http), Some(version)) = (&mut self.wire, version) {
+            http.set_protocol(version);
+        }
+    }
+}

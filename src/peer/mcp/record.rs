@@ -1,0 +1,156 @@
+//! The record: the file every published tool's handler appends a line to each time it runs,
+//! `{"tool": NAME, "arguments": …what the handler received…}`, flushed before it returns. The
+//! harness marks where the file ends before each call and reads the lines appended since, once
+//! the call's response has arrived: their count is how many times the handler ran, and the last
+//! one's arguments are what it received.
+//!
+//! What an implementation wrote there is read as it reads anything from an implementation: a
+//! line that is not such an object, or names another tool than the one called, is an error whose
+//! reason quotes the line (inert and cut); so is more than the response cap, which is never read.
+
+use crate::json::Value;
+use crate::json::inert::one_line;
+use crate::peer::transcript::truncate;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// How much of a bad line a reason quotes.
+const QUOTED_CHARS: usize = 200;
+
+/// What the handlers of one call recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Runs {
+    /// How many times a handler ran.
+    pub count: u64,
+    /// What the last run received.
+    pub last: Option<Value>,
+}
+
+/// The record file, read from where it ended when the current call began.
+#[derive(Debug)]
+pub(crate) struct Record {
+    path: PathBuf,
+    mark: u64,
+    max_bytes: usize,
+}
+
+impl Record {
+    /// The record at `path`, of which one call's lines are read up to `max_bytes`.
+    pub(crate) fn new(path: PathBuf, max_bytes: usize) -> Record {
+        Record { path, mark: 0, max_bytes }
+    }
+
+    /// The file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Marks where the file ends now: what is appended after this belongs to the next call.
+    pub(crate) fn mark(&mut self) -> Result<(), String> {
+        self.mark = match std::fs::metadata(&self.path) {
+            Ok(meta) => meta.len(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(format!("the record {} cannot be read: {e}", self.path.display())),
+        };
+        Ok(())
+    }
+
+    /// The runs of `tool` recorded since the mark; the mark moves past them.
+    pub(crate) fn runs_since_mark(&mut self, tool: &str) -> Result<Runs, String> {
+        let bytes = self.appended()?;
+        let mut runs = Runs { count: 0, last: None };
+        if bytes.is_empty() {
+            return Ok(runs);
+        }
+        let quoted = |line: &[u8]| truncate(&one_line(&String::from_utf8_lossy(line)), QUOTED_CHARS);
+        let Some(body) = bytes.strip_suffix(b"\n") else {
+            return Err(format!(
+                "the record's last line has no newline (a handler must write its whole line, and flush it, before it returns): {}",
+                quoted(bytes.rsplit(|&b| b == b'\n').next().unwrap_or_default())
+            ));
+        };
+        for line in body.split(|&b| b == b'\n') {
+            let bad = |why: &str| format!("the record has a line {why}: {}", quoted(line));
+            let value: Value = crate::json::from_slice(line).map_err(|e| bad(&format!("that is not JSON ({e})")))?;
+            let (Some(name), Some(arguments)) = (value.get("tool").and_then(Value::as_str), value.get("arguments"))
+            else {
+                return Err(bad("that is not {\"tool\": NAME, \"arguments\": …}"));
+            };
+            if name != tool {
+                return Err(bad(&format!("of another tool than the one called ({tool})")));
+            }
+            runs.count += 1;
+            runs.last = Some(arguments.clone());
+        }
+        Ok(runs)
+    }
+
+    /// The bytes appended since the mark (at most the cap), moving the mark past them.
+    fn appended(&mut self) -> Result<Vec<u8>, String> {
+        let unreadable = |e: std::io::Error| format!("the record {} cannot be read: {e}", self.path.display());
+        let mut file = match std::fs::File::open(&self.path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(unreadable(e)),
+        };
+        let length = file.metadata().map_err(unreadable)?.len();
+        if length < self.mark {
+            self.mark = length;
+            return Err("the record is shorter than before the call (something truncated it)".into());
+        }
+        let new = length - self.mark;
+        if new > self.max_bytes as u64 {
+            self.mark = length;
+            return Err(format!("the call's handlers recorded {new} bytes, more than the cap of {}", self.max_bytes));
+        }
+        file.seek(SeekFrom::Start(self.mark)).map_err(unreadable)?;
+        let mut bytes = Vec::with_capacity(new as usize);
+        file.take(new).read_to_end(&mut bytes).map_err(unreadable)?;
+        self.mark += bytes.len() as u64;
+        Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn append(path: &Path, text: &str) {
+        std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap().write_all(text.as_bytes()).unwrap();
+    }
+
+    #[test]
+    fn each_call_reads_the_lines_appended_since_it_began() {
+        let dir = std::env::temp_dir().join(format!("tc-record-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("record.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let mut record = Record::new(path.clone(), 1024);
+        record.mark().unwrap();
+        assert_eq!(record.runs_since_mark("t").unwrap(), Runs { count: 0, last: None }, "no file yet: no run");
+        append(&path, "{\"tool\":\"t\",\"arguments\":{\"z\":12345678901234567890123,\"a\":1}}\n");
+        append(&path, "{\"tool\":\"t\",\"arguments\":{\"n\":2}}\n");
+        let runs = record.runs_since_mark("t").unwrap();
+        assert_eq!(runs.count, 2);
+        assert_eq!(runs.last.unwrap().to_string(), r#"{"n":2}"#);
+        record.mark().unwrap();
+        append(&path, "{\"tool\":\"t\",\"arguments\":{\"z\":12345678901234567890123,\"a\":1}}\n");
+        let last = record.runs_since_mark("t").unwrap().last.unwrap();
+        assert_eq!(last.to_string(), r#"{"z":12345678901234567890123,"a":1}"#, "exact, in order");
+        record.mark().unwrap();
+        append(&path, "{\"tool\":\"u\",\"arguments\":{}}\n");
+        assert!(record.runs_since_mark("t").unwrap_err().contains("another tool"));
+        record.mark().unwrap();
+        append(&path, "\u{1b}[31mnot json\n");
+        let error = record.runs_since_mark("t").unwrap_err();
+        assert!(error.contains("not JSON") && !error.contains('\u{1b}'), "{error}");
+        record.mark().unwrap();
+        append(&path, "{\"tool\":\"t\",\"arguments\":{}}");
+        assert!(record.runs_since_mark("t").unwrap_err().contains("no newline"));
+        record.mark().unwrap();
+        append(&path, &format!("{{\"tool\":\"t\",\"arguments\":\"{}\"}}\n", "x".repeat(2000)));
+        assert!(record.runs_since_mark("t").unwrap_err().contains("cap"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,622 @@
+//! An MCP server or an MCP gateway as a [`Target`]: [`McpTarget`], for the four routes of
+//! [`McpRoute`].
+//!
+//! Every tool of the run is published at once, from the manifest of the selected cases
+//! ([`Manifest`]), written with an empty record into a fresh folder per run and named to what the
+//! harness starts in `TOOL_CONFORMANCE_MANIFEST` and `TOOL_CONFORMANCE_RECORD`. For a gateway, the
+//! harness first starts its own recording upstream MCP server (`tool-conformance mcp-upstream`, on
+//! a loopback port) and hands it to the gateway as `TOOL_CONFORMANCE_UPSTREAM_URL` /
+//! `TOOL_CONFORMANCE_UPSTREAM_CMD`, also substituted for `{upstream_url}` / `{upstream_cmd}` in the
+//! gateway's command line.
+//!
+//! The commands: `start` is `initialize` (the server's `serverInfo` names it; it claims every rule
+//! of the corpus and the route's one transport), then `notifications/initialized` and the whole
+//! `tools/list`, read once: tools never change during a run. `register` sends nothing: each case
+//! tool must be in the listing under its published name. `describe` is the tool's `inputSchema`
+//! as listed, for both views. `invoke` is `tools/call` on the published name with the case's
+//! arguments as they are; `normalize` is `tools/call` on the normalize tool of the schema. What
+//! a call led to is the response (an error is a JSON-RPC error or a result with `isError`) and the
+//! record's lines appended during the call. An error that carries the protocol-v1 error object by
+//! the structured-error convention (the `structuredContent` of the `isError` result, or the
+//! `data` of the JSON-RPC error, an object with `problems`) is judged in full; any other is an
+//! [`Invocation::RejectedUnstructured`] with the error's text.
+//!
+//! A server process that crashes, hangs or writes garbage is restarted (and initialized again)
+//! before the next command, within the restart budget, as a protocol-v1 implementation is.
+
+use crate::case::tool::{Tool, Transport, View};
+use crate::json::Value;
+use crate::mcp::Manifest;
+use crate::peer::mcp::client::{Client, HttpSession, Trouble, Wire};
+use crate::peer::mcp::record::Record;
+use crate::peer::mcp::wire::{PROTOCOL_VERSION, RpcError};
+use crate::peer::remote::Channel;
+use crate::peer::spec::{CommandLine, Limits, McpRoute};
+use crate::peer::stdio::StdioChannel;
+use crate::peer::transcript::{WireLog, truncate};
+use crate::peer::{Implementation, Invocation, Target, TargetError};
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How much of a message an error reason quotes.
+const QUOTED_CHARS: usize = 400;
+/// The most pages of `tools/list` read (a server whose cursor never ends is an error).
+const MAX_PAGES: usize = 1000;
+
+/// What the target knows of the server.
+#[derive(Debug, Clone, PartialEq)]
+enum State {
+    NotStarted,
+    Up,
+    NeedsRestart(String),
+    Dead(String),
+}
+
+/// A folder of the run's own, removed when the run ends.
+#[derive(Debug)]
+struct RunFolder(PathBuf);
+
+impl RunFolder {
+    fn create() -> std::io::Result<RunFolder> {
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let path = std::env::temp_dir().join(format!("tool-conformance-mcp-{}-{nanos:x}", std::process::id()));
+        std::fs::create_dir(&path)?;
+        Ok(RunFolder(path))
+    }
+}
+
+impl Drop for RunFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An MCP server or gateway under test, reached over MCP.
+pub struct McpTarget {
+    route: McpRoute,
+    manifest: Manifest,
+    rules: Vec<String>,
+    limits: Limits,
+    log: WireLog,
+    program: Option<PathBuf>,
+    folder: Option<RunFolder>,
+    upstream: Option<StdioChannel>,
+    client: Option<Client>,
+    record: Option<Record>,
+    implementation: Option<Implementation>,
+    /// Each listed tool's published name and its `inputSchema`.
+    listing: HashMap<String, Value>,
+    /// The published name of each tool of the current registration.
+    names: HashMap<String, String>,
+    state: State,
+    restarts: u32,
+    case: u64,
+}
+
+impl McpTarget {
+    /// A target reached by `route`, publishing `manifest`'s tools, claiming `rules`, within
+    /// `limits`, recording into `log`.
+    pub fn new(route: McpRoute, manifest: Manifest, rules: Vec<String>, limits: Limits, log: WireLog) -> McpTarget {
+        McpTarget {
+            route,
+            manifest,
+            rules,
+            limits,
+            log,
+            program: None,
+            folder: None,
+            upstream: None,
+            client: None,
+            record: None,
+            implementation: None,
+            listing: HashMap::new(),
+            names: HashMap::new(),
+            state: State::NotStarted,
+            restarts: 0,
+            case: 0,
+        }
+    }
+
+    /// The `tool-conformance` program whose `mcp-upstream` a gateway route starts (default: the
+    /// running program).
+    pub fn with_upstream_program(mut self, program: PathBuf) -> McpTarget {
+        self.program = Some(program);
+        self
+    }
+
+    /// The folder, the manifest and the record; for a gateway, the upstream; then the client.
+    fn prepare(&mut self) -> Result<(), String> {
+        let folder = RunFolder::create().map_err(|e| format!("the run's folder cannot be made: {e}"))?;
+        let manifest = folder.0.join("manifest.json");
+        std::fs::write(&manifest, self.manifest.to_text())
+            .map_err(|e| format!("the manifest cannot be written to {}: {e}", manifest.display()))?;
+        let record = match &self.route {
+            McpRoute::ServerUrl { record, .. } => record.clone(),
+            _ => {
+                let record = folder.0.join("record.jsonl");
+                std::fs::write(&record, b"").map_err(|e| format!("the record cannot be made: {e}"))?;
+                record
+            }
+        };
+        let mut env = vec![
+            ("TOOL_CONFORMANCE_MANIFEST".to_string(), manifest.display().to_string()),
+            ("TOOL_CONFORMANCE_RECORD".to_string(), record.display().to_string()),
+        ];
+        let mut substitutions = Vec::new();
+        if matches!(self.route, McpRoute::Gateway(_) | McpRoute::GatewayUrl(_)) {
+            let (url, command) = self.start_upstream(&manifest, &record)?;
+            if let McpRoute::GatewayUrl(_) = self.route {
+                eprintln!(
+                    "the harness's upstream MCP server, for the gateway to forward to:\n  Streamable HTTP: {url}\n  stdio: {command}"
+                );
+            }
+            env.push(("TOOL_CONFORMANCE_UPSTREAM_URL".into(), url.clone()));
+            env.push(("TOOL_CONFORMANCE_UPSTREAM_CMD".into(), command.clone()));
+            substitutions = vec![("{upstream_url}", url), ("{upstream_cmd}", command)];
+        }
+        let (max, lines) = (self.limits.max_response_bytes, self.limits.stderr_lines);
+        let wire = match &self.route {
+            McpRoute::Server(command) | McpRoute::Gateway(command) => {
+                let command = substituted(command, &substitutions)?;
+                Wire::Stdio(StdioChannel::new(command, max, lines).with_env(env))
+            }
+            McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl(url) => {
+                Wire::Http(HttpSession::new(url.clone(), max))
+            }
+        };
+        self.client = Some(Client::new(wire, self.log.clone()));
+        self.record = Some(Record::new(record, max));
+        self.folder = Some(folder);
+        Ok(())
+    }
+
+    /// Starts `mcp-upstream` on a loopback port: its URL (the first line it prints) and the
+    /// command line of the same server on stdio.
+    fn start_upstream(&mut self, manifest: &Path, record: &Path) -> Result<(String, String), String> {
+        let program = match &self.program {
+            Some(program) => program.clone(),
+            None => std::env::current_exe().map_err(|e| format!("the harness's own program is not found: {e}"))?,
+        };
+        let words = |http: bool| {
+            let mut words = vec![
+                program.display().to_string(),
+                "mcp-upstream".into(),
+                "--manifest".into(),
+                manifest.display().to_string(),
+                "--record".into(),
+                record.display().to_string(),
+            ];
+            if http {
+                words.extend(["--http".into(), "127.0.0.1:0".into()]);
+            }
+            shlex::try_join(words.iter().map(String::as_str)).unwrap_or_default()
+        };
+        let line = CommandLine::parse(&words(true)).map_err(|e| e.to_string())?;
+        let mut upstream = StdioChannel::new(line, 4096, self.limits.stderr_lines);
+        let failed = |why: String, upstream: &StdioChannel| {
+            let mut reason = format!("the upstream MCP server did not start: {why}");
+            for line in upstream.stderr_tail().unwrap_or_default() {
+                reason.push_str(&format!("\n    | {line}"));
+            }
+            reason
+        };
+        upstream.open().map_err(|e| failed(e.to_string(), &upstream))?;
+        let first = upstream.receive(self.limits.start_timeout).map_err(|e| failed(e.to_string(), &upstream))?;
+        let first = String::from_utf8_lossy(&first).into_owned();
+        let Some(url) = first.split_whitespace().find(|w| w.starts_with("http://")) else {
+            return Err(failed(format!("its first line names no http:// URL: {}", truncate(&first, 200)), &upstream));
+        };
+        let url = url.to_string();
+        self.upstream = Some(upstream);
+        Ok((url, words(false)))
+    }
+
+    /// Opens the client and runs `initialize`, `notifications/initialized` and `tools/list`.
+    fn connect(&mut self) -> Result<Implementation, TargetError> {
+        let timeout = self.limits.start_timeout;
+        let Some(client) = self.client.as_mut() else {
+            return Err(TargetError::Broken("the MCP client was not set up".into()));
+        };
+        if let Err(error) = client.open() {
+            let mut reason = format!("{error}\n  implementation: {}", client.describe());
+            for line in client.stderr_tail().unwrap_or_default() {
+                reason.push_str(&format!("\n    | {line}"));
+            }
+            return Err(TargetError::Broken(reason));
+        }
+        let params = json!({
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "tool-conformance", "version": env!("CARGO_PKG_VERSION")},
+        });
+        let result = self.rpc("initialize", params, timeout, "the initialize result")?;
+        let info = result.get("serverInfo");
+        let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(String::from);
+        let version = result.get("protocolVersion").and_then(Value::as_str).map(String::from);
+        if let Some(client) = self.client.as_mut() {
+            client.initialized(version.as_deref());
+        }
+        let notified = self.client.as_mut().map(|c| c.notify("notifications/initialized", timeout));
+        if let Some(Err(trouble)) = notified {
+            return Err(self.broken(trouble));
+        }
+        self.listing = self.list(timeout)?;
+        Ok(Implementation {
+            name: text("name").unwrap_or_else(|| "(an MCP server with no serverInfo name)".into()),
+            version: text("version").unwrap_or_default(),
+            language: None,
+            homepage: None,
+            rules: self.rules.clone(),
+            transports: vec![self.route.transport()],
+        })
+    }
+
+    /// Every tool `tools/list` publishes, page by page.
+    fn list(&mut self, timeout: Duration) -> Result<HashMap<String, Value>, TargetError> {
+        let mut listing = HashMap::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let params = match &cursor {
+                Some(cursor) => json!({ "cursor": cursor }),
+                None => json!({}),
+            };
+            let result = self.rpc("tools/list", params, timeout, "the tools/list result")?;
+            let Some(tools) = result.get("tools").and_then(Value::as_array) else {
+                return Err(TargetError::Broken(format!(
+                    "the tools/list result has no tools array: {}",
+                    truncate(&result.to_string(), QUOTED_CHARS)
+                )));
+            };
+            for tool in tools {
+                let (Some(name), Some(schema)) = (tool.get("name").and_then(Value::as_str), tool.get("inputSchema"))
+                else {
+                    return Err(TargetError::Broken(format!(
+                        "tools/list lists a tool without a name or an inputSchema: {}",
+                        truncate(&tool.to_string(), QUOTED_CHARS)
+                    )));
+                };
+                listing.entry(name.to_string()).or_insert_with(|| schema.clone());
+            }
+            match result.get("nextCursor").and_then(Value::as_str) {
+                Some(next) if !next.is_empty() => cursor = Some(next.to_string()),
+                _ => return Ok(listing),
+            }
+        }
+        Err(TargetError::Broken(format!("tools/list did not end within {MAX_PAGES} pages")))
+    }
+
+    /// A call whose error is not expected (`initialize`, `tools/list`): its result.
+    fn rpc(&mut self, method: &str, params: Value, timeout: Duration, what: &str) -> Result<Value, TargetError> {
+        let Some(client) = self.client.as_mut() else {
+            return Err(TargetError::Broken("the MCP client was not set up".into()));
+        };
+        match client.call(method, params, timeout) {
+            Ok(Ok(result)) if result.is_object() => Ok(result),
+            Ok(Ok(result)) => Err(TargetError::Broken(format!(
+                "{what} is not an object: {}",
+                truncate(&result.to_string(), QUOTED_CHARS)
+            ))),
+            Ok(Err(error)) => {
+                let data = error.data.map(|d| format!(" (data: {})", truncate(&d.to_string(), QUOTED_CHARS)));
+                Err(TargetError::Broken(format!(
+                    "the server answered {method} with an error: {}{}",
+                    truncate(&error.message, QUOTED_CHARS),
+                    data.unwrap_or_default()
+                )))
+            }
+            Err(trouble) => Err(self.broken(trouble)),
+        }
+    }
+
+    /// The reason for a trouble, marking the server for a restart when it needs one.
+    fn broken(&mut self, trouble: Trouble) -> TargetError {
+        let mut reason = format!("{}.\n  sent: {}", trouble.what, truncate(&trouble.sent, QUOTED_CHARS));
+        if let Some(received) = &trouble.received {
+            reason.push_str(&format!("\n  received: {}", truncate(received, QUOTED_CHARS)));
+        }
+        if let Some(client) = self.client.as_mut() {
+            reason.push_str(&format!("\n  implementation: {}", client.describe()));
+            if trouble.restart {
+                client.close();
+                match client.stderr_tail() {
+                    Some(lines) if lines.is_empty() => reason.push_str("\n  it wrote nothing to stderr in this case"),
+                    Some(lines) => {
+                        reason.push_str("\n  its last stderr lines in this case:");
+                        for line in lines {
+                            reason.push_str(&format!("\n    | {line}"));
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+        if trouble.restart {
+            self.state = State::NeedsRestart(trouble.what);
+        }
+        TargetError::Broken(reason)
+    }
+
+    /// Before each command: a new case marks the stderr it quotes; a server that broke is
+    /// started again, within the budget.
+    fn ensure_up(&mut self) -> Result<(), TargetError> {
+        let begun = self.log.cases_begun();
+        let new_case = begun != self.case;
+        self.case = begun;
+        let last = match &self.state {
+            State::Up => {
+                if new_case {
+                    self.client.iter_mut().for_each(Client::mark_case);
+                }
+                return Ok(());
+            }
+            State::NotStarted => return Err(TargetError::Broken("the implementation was not started".into())),
+            State::Dead(why) => {
+                return Err(TargetError::Broken(format!("the implementation can no longer be started: {why}")));
+            }
+            State::NeedsRestart(last) => last.clone(),
+        };
+        if self.restarts >= self.limits.restarts {
+            let why = format!(
+                "it broke {} times and was restarted {} times, the limit set with --restarts; the last time: {last}",
+                self.restarts + 1,
+                self.restarts
+            );
+            self.state = State::Dead(why.clone());
+            return Err(TargetError::Broken(format!("the implementation can no longer be started: {why}")));
+        }
+        self.restarts += 1;
+        if let Some(client) = self.client.as_mut() {
+            client.close();
+            client.quiet = new_case;
+        }
+        let restarted = self.connect();
+        if let Some(client) = self.client.as_mut() {
+            client.quiet = false;
+            client.mark_case();
+        }
+        match restarted {
+            Ok(_) => {
+                self.state = State::Up;
+                Ok(())
+            }
+            Err(error) => {
+                let first = error.to_string().lines().next().unwrap_or_default().to_string();
+                self.state = State::Dead(format!("restart {} failed: {first}", self.restarts));
+                Err(TargetError::Broken(format!("the implementation could not be restarted after: {last}\n{error}")))
+            }
+        }
+    }
+
+    /// `tools/call` of the published tool `name`: what the response and the record show.
+    fn call_tool(&mut self, name: &str, arguments: &Value) -> Result<Invocation, TargetError> {
+        self.ensure_up()?;
+        let (Some(client), Some(record)) = (self.client.as_mut(), self.record.as_mut()) else {
+            return Err(TargetError::Broken("the MCP client was not set up".into()));
+        };
+        record.mark().map_err(TargetError::Broken)?;
+        let params = json!({ "name": name, "arguments": arguments });
+        let outcome = match client.call("tools/call", params, self.limits.timeout) {
+            Ok(outcome) => outcome,
+            Err(trouble) => return Err(self.broken(trouble)),
+        };
+        let runs = record.runs_since_mark(name).map_err(|why| {
+            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {}", record.path().display()))
+        })?;
+        let handler_calls = runs.count;
+        Ok(match outcome {
+            Err(error) => rejection_of_error(handler_calls, error),
+            Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
+                rejection_of_result(handler_calls, &result)
+            }
+            Ok(result) => match runs.last {
+                Some(received) => Invocation::Executed { handler_calls, received },
+                None => {
+                    return Err(TargetError::Broken(format!(
+                        "tools/call of {name} answered a success, but no handler ran (the record has no line for \
+                         the call): {}",
+                        truncate(&result.to_string(), QUOTED_CHARS)
+                    )));
+                }
+            },
+        })
+    }
+
+    /// The published name of a tool of the current registration.
+    fn published(&self, tool: &str) -> Result<String, TargetError> {
+        self.names
+            .get(tool)
+            .cloned()
+            .ok_or_else(|| TargetError::Broken(format!("the tool {tool:?} was not registered (a bug of the suite)")))
+    }
+}
+
+/// The rejection a JSON-RPC error is: by the convention when its `data` carries the protocol-v1
+/// error object, else its message alone.
+fn rejection_of_error(handler_calls: u64, error: RpcError) -> Invocation {
+    match error.data {
+        Some(data) if carries_problems(&data) => Invocation::Rejected { handler_calls, error: data },
+        _ => Invocation::RejectedUnstructured { handler_calls, message: error.message },
+    }
+}
+
+/// The rejection an `isError` result is: by the convention when its `structuredContent` carries
+/// the protocol-v1 error object, else the text of its text content, joined with `\n`.
+fn rejection_of_result(handler_calls: u64, result: &Value) -> Invocation {
+    if let Some(structured) = result.get("structuredContent").filter(|s| carries_problems(s)) {
+        return Invocation::Rejected { handler_calls, error: structured.clone() };
+    }
+    let texts: Vec<&str> = result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|item| item.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|item| item.get("text").and_then(Value::as_str))
+        .collect();
+    Invocation::RejectedUnstructured { handler_calls, message: texts.join("\n") }
+}
+
+/// Whether an error's structured part follows the convention: an object with `problems`.
+fn carries_problems(value: &Value) -> bool {
+    value.as_object().is_some_and(|object| object.contains_key("problems"))
+}
+
+/// `command` with `{upstream_url}` and `{upstream_cmd}` replaced in each of its words (so a
+/// command line substituted stays one word, shell-quoted as it was built).
+fn substituted(command: &CommandLine, substitutions: &[(&str, String)]) -> Result<CommandLine, String> {
+    if substitutions.is_empty() {
+        return Ok(command.clone());
+    }
+    let mut words: Vec<String> =
+        std::iter::once(command.program().to_string()).chain(command.args().iter().cloned()).collect();
+    for word in &mut words {
+        for (placeholder, value) in substitutions {
+            *word = word.replace(placeholder, value);
+        }
+    }
+    let text =
+        shlex::try_join(words.iter().map(String::as_str)).map_err(|e| format!("the gateway's command line: {e}"))?;
+    CommandLine::parse(&text).map_err(|e| e.to_string())
+}
+
+impl Target for McpTarget {
+    fn start(&mut self) -> Result<Implementation, TargetError> {
+        self.prepare().map_err(TargetError::Broken)?;
+        let implementation = self.connect()?;
+        self.state = State::Up;
+        self.case = self.log.cases_begun();
+        self.implementation = Some(implementation.clone());
+        Ok(implementation)
+    }
+
+    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
+        let Some(name) = self.manifest.name_of_normalize(input_schema).map(String::from) else {
+            return Err(TargetError::Broken(
+                "the manifest has no tool for this normalize schema (a bug of the suite)".into(),
+            ));
+        };
+        if !self.listing.contains_key(&name) {
+            return Err(TargetError::Broken(format!(
+                "tools/list does not list {name}, the tool of this normalize schema"
+            )));
+        }
+        match self.call_tool(&name, arguments)? {
+            Invocation::Executed { received, .. } => Ok(received),
+            Invocation::Rejected { error, .. } => Err(TargetError::Refused(error)),
+            Invocation::RejectedUnstructured { message, .. } => {
+                Err(TargetError::Refused(json!({ "message": message })))
+            }
+        }
+    }
+
+    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
+        self.names.clear();
+        for tool in tools {
+            let Some(published) = self.manifest.name_of_tool(tool) else {
+                return Err(TargetError::Broken(format!(
+                    "the manifest has no tool {:?} of this definition (a bug of the suite)",
+                    tool.name
+                )));
+            };
+            if !self.listing.contains_key(published) {
+                let also =
+                    if published == tool.name { String::new() } else { format!(" (the case's {:?})", tool.name) };
+                return Err(TargetError::Broken(format!(
+                    "tools/list does not list the tool {published:?}{also}: the implementation did not publish it"
+                )));
+            }
+            self.names.insert(tool.name.clone(), published.to_string());
+        }
+        Ok(())
+    }
+
+    fn describe(&mut self, tool: &str, _view: View) -> Result<Value, TargetError> {
+        let published = self.published(tool)?;
+        self.listing
+            .get(&published)
+            .cloned()
+            .ok_or_else(|| TargetError::Broken(format!("tools/list does not list the tool {published:?}")))
+    }
+
+    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
+        if transport != self.route.transport() {
+            return Err(TargetError::Unsupported(format!(
+                "{} reaches the implementation on {} only",
+                self.route.flag(),
+                self.route.transport()
+            )));
+        }
+        let published = self.published(tool)?;
+        self.call_tool(&published, arguments)
+    }
+
+    fn stop(&mut self) -> Result<(), TargetError> {
+        if let Some(client) = self.client.as_mut() {
+            client.finish(Duration::from_secs(2));
+        }
+        if let Some(mut upstream) = self.upstream.take() {
+            upstream.close();
+        }
+        self.state = State::NotStarted;
+        self.folder = None;
+        Ok(())
+    }
+}
+
+impl Drop for McpTarget {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.as_mut() {
+            client.close();
+        }
+        if let Some(mut upstream) = self.upstream.take() {
+            upstream.close();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_read_by_the_convention_or_as_text() {
+        let structured =
+            json!({"message": "m", "problems": [{"kind": "missing_required", "field": "n"}], "expected_fields": ["n"]});
+        let result = json!({"isError": true, "content": [{"type": "text", "text": "n is"}, {"type": "image"}, {"type": "text", "text": "required"}]});
+        assert_eq!(
+            rejection_of_result(0, &result),
+            Invocation::RejectedUnstructured { handler_calls: 0, message: "n is\nrequired".into() }
+        );
+        let mut with = result.clone();
+        with["structuredContent"] = structured.clone();
+        assert_eq!(rejection_of_result(0, &with), Invocation::Rejected { handler_calls: 0, error: structured.clone() });
+        // Structured content without problems is not the convention.
+        with["structuredContent"] = json!({"detail": "x"});
+        assert!(matches!(rejection_of_result(1, &with), Invocation::RejectedUnstructured { handler_calls: 1, .. }));
+        let error = RpcError { message: "Invalid params".into(), data: Some(structured.clone()) };
+        assert_eq!(rejection_of_error(0, error), Invocation::Rejected { handler_calls: 0, error: structured });
+        let error = RpcError { message: "Invalid params".into(), data: Some(json!("details")) };
+        assert_eq!(
+            rejection_of_error(0, error),
+            Invocation::RejectedUnstructured { handler_calls: 0, message: "Invalid params".into() }
+        );
+    }
+
+    #[test]
+    fn the_upstream_is_substituted_into_the_gateway_s_words() {
+        let command = CommandLine::parse("gw --to {upstream_url}/mcp --spawn {upstream_cmd} plain").unwrap();
+        let cmd = "'/a b/tool-conformance' mcp-upstream --manifest /t/m.json".to_string();
+        let done =
+            substituted(&command, &[("{upstream_url}", "http://127.0.0.1:9/".into()), ("{upstream_cmd}", cmd.clone())])
+                .unwrap();
+        assert_eq!(done.args(), ["--to", "http://127.0.0.1:9//mcp", "--spawn", cmd.as_str(), "plain"]);
+        assert_eq!(
+            shlex::split(&done.args()[3]).unwrap()[0],
+            "/a b/tool-conformance",
+            "the command stays one word a shell reads back"
+        );
+    }
+}
