@@ -83,6 +83,7 @@ modules! {
     hostile,
     html5lib,
     html_chromium,
+    mcp_gateway,
     mcp,
     mcp_upstream,
     packaging,
