@@ -10,7 +10,8 @@
 //! - **load a corpus**: [`Corpus::embedded`] (the cases built into the crate) or
 //!   [`Corpus::from_dir`]; [`Selection`] picks cases by rule, clause or id glob;
 //! - **run it against a [`Target`]**: implement [`Target`] for your runtime (or reach one in any
-//!   language with [`StdioTarget`] or [`HttpTarget`]; [`Reference`] is the built-in one), then
+//!   language with [`StdioTarget`] or [`HttpTarget`], an MCP server or gateway over MCP itself
+//!   with [`McpTarget`]; [`Reference`] is the built-in one), then
 //!   [`run()`] gives a [`Run`], one [`Outcome`] per case; [`run_config`] runs what a
 //!   [`RunConfig`] names, on several instances at once;
 //! - **read the [`Standing`]**: the verdict per rule and clause ([`Verdict`], [`Counts`]);
@@ -79,6 +80,7 @@ pub use corpus::{Corpus, CorpusError, CorpusErrors};
 pub use json::Value;
 pub use judge::outcome::{Failure, Observation, Outcome, ReadingCheck, Status, StatusKind};
 pub use peer::http::HttpTarget;
+pub use peer::mcp::{McpRoute, McpTarget};
 pub use peer::protocol_schema::SchemaError;
 pub use peer::stdio::StdioTarget;
 pub use peer::transcript::WireLog;

@@ -10,9 +10,9 @@ use progress::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tool_conformance::json::inert::{multi_line, one_line};
+use tool_conformance::peer::mcp::McpRoute;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
-use tool_conformance::peer::mcp::McpRoute;
 use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
 use tool_conformance::standing::expectations::ExpectedFailures;
@@ -65,7 +65,7 @@ enum ColorWhen {
 enum Command {
     /// Run the suite and print the standing (against the built-in reference, an implementation
     /// reached with --stdio or --http, or an MCP server or gateway reached over MCP).
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Lint the corpus: every file valid, ids unique, every clause with a required case. With DIR,
     /// lint that folder: a whole corpus (it has a <RULE>/rule.yaml), or new case files alone,
     /// checked against the built-in rules and cases.

@@ -6,7 +6,9 @@ use super::SelectArgs;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
+use tool_conformance::case::{Case, Check};
 use tool_conformance::exit;
+use tool_conformance::json::inert::one_line;
 use tool_conformance::mcp::manifest::Manifest;
 use tool_conformance::serve::http::{HttpOptions, bind_address, listen};
 use tool_conformance::serve::mcp::{self as upstream, Upstream};
@@ -28,7 +30,27 @@ pub(super) fn manifest(args: &ManifestArgs) -> Result<u8> {
     let corpus = args.select.corpus.source().load()?;
     let selection = args.select.selection()?;
     selection.check_against(&corpus)?;
-    out!("{}", Manifest::of(corpus.cases.iter().filter(|c| selection.matches(c))).to_text());
+    let selected: Vec<&Case> = corpus.cases.iter().filter(|c| selection.matches(c)).collect();
+    let manifest = Manifest::of(selected.iter().copied());
+    out!("{}", manifest.to_text());
+    for (tool, why) in manifest.outside_mcp() {
+        let cases: Vec<&str> = selected
+            .iter()
+            .filter(|case| match &case.check {
+                Check::Normalize { input_schema, .. } => manifest.name_of_normalize(input_schema) == Some(&tool.name),
+                Check::Invoke { tools, .. } | Check::Describe { tools, .. } => {
+                    tools.iter().any(|t| manifest.name_of_tool(t) == Some(&tool.name))
+                }
+            })
+            .map(|case| case.id.as_str())
+            .collect();
+        eprintln!(
+            "note: MCP does not allow the input schema of {} ({why}); an MCP SDK client may refuse the whole \
+             tools/list for it: --skip {}",
+            one_line(&tool.name),
+            cases.iter().map(|id| one_line(id)).collect::<Vec<_>>().join(" --skip ")
+        );
+    }
     Ok(exit::CONFORMS)
 }
 

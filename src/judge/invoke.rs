@@ -136,7 +136,8 @@ impl Calls<'_> {
                 for (transport, invocation) in self.calls {
                     check_rejection(*transport, invocation, problems, &bounds, self.contract)?;
                 }
-                let unstructured = self.calls.iter().map(|(_, i)| i).chain(self.rechecks.iter().flat_map(|(r, p)| [r, p]));
+                let unstructured =
+                    self.calls.iter().map(|(_, i)| i).chain(self.rechecks.iter().flat_map(|(r, p)| [r, p]));
                 let judged = if unstructured.into_iter().any(|i| matches!(i, Invocation::RejectedUnstructured { .. })) {
                     Judged::NotObservable
                 } else {
@@ -150,10 +151,12 @@ impl Calls<'_> {
                 if !same(&first_error, &got) {
                     return fail(format!("the same call repeated on {first_transport}"), first_error, got);
                 }
-                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(|mut failure| {
-                    failure.check = format!("{}, with the keys in reverse order", failure.check);
-                    failure
-                })?;
+                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(
+                    |mut failure| {
+                        failure.check = format!("{}, with the keys in reverse order", failure.check);
+                        failure
+                    },
+                )?;
                 Ok(judged)
             }
         }
@@ -271,7 +274,8 @@ fn check_rejection(
                 Invocation::RejectedUnstructured { .. } => json!("rejected"),
                 _ => got["outcome"].clone(),
             };
-            let got = json!({ "outcome": outcome, "handler_calls": got["handler_calls"], "received": got.get("received") });
+            let got =
+                json!({ "outcome": outcome, "handler_calls": got["handler_calls"], "received": got.get("received") });
             return fail(format!("invoke on {transport}"), want, strip_nulls(got));
         }
     };
@@ -527,8 +531,10 @@ mod tests {
         assert!(crate::json::from_str::<Invocation>(written).is_err());
         let answer = crate::peer::protocol::Answer::from_json(
             crate::peer::protocol::Command::Invoke,
-            &crate::json::from_str(r#"{"seq": 1, "outcome": "rejected_unstructured", "handler_calls": 0, "message": "no"}"#)
-                .unwrap(),
+            &crate::json::from_str(
+                r#"{"seq": 1, "outcome": "rejected_unstructured", "handler_calls": 0, "message": "no"}"#,
+            )
+            .unwrap(),
         );
         assert!(answer.is_err(), "{answer:?}");
     }

@@ -160,6 +160,32 @@ impl Manifest {
         self.by_schema.get(&exact(input_schema)).map(|&i| self.tools[i].name.as_str())
     }
 
+    /// The published tools whose input schema MCP's own schema of a tool does not allow, each with
+    /// why: MCP wants an `inputSchema` that is an object with `"type": "object"` and whose
+    /// `properties` are objects. The manifest publishes them as the cases write them, but an MCP
+    /// SDK's client may refuse a whole `tools/list` that holds one (the Python SDK's checks the
+    /// root, the TypeScript SDK's the properties too), so a run through such a client leaves out
+    /// the cases that register them.
+    pub fn outside_mcp(&self) -> Vec<(&Tool, &'static str)> {
+        self.tools
+            .iter()
+            .filter_map(|tool| {
+                let why = match &tool.input_schema {
+                    Value::Object(schema) if schema.get("type").and_then(Value::as_str) != Some("object") => {
+                        "its root has no \"type\": \"object\""
+                    }
+                    Value::Object(schema) => match schema.get("properties") {
+                        Some(Value::Object(properties)) if properties.values().all(Value::is_object) => return None,
+                        None => return None,
+                        Some(_) => "a property's schema is not an object",
+                    },
+                    _ => "it is not an object",
+                };
+                Some((tool, why))
+            })
+            .collect()
+    }
+
     /// The manifest as its JSON document, exact.
     pub fn to_json(&self) -> Value {
         let file = File { manifest: MANIFEST_VERSION, tools: self.tools.clone() };
@@ -267,6 +293,24 @@ mod tests {
             manifest.by_schema.len()
         );
         assert!(manifest.tool("normalize_1").is_some());
+    }
+
+    #[test]
+    fn the_tools_mcp_cannot_carry_are_named_with_why() {
+        let manifest = Manifest::from_slice(
+            br#"{"manifest":1,"tools":[
+              {"name":"ok","input_schema":{"type":"object","properties":{"a":{}}}},
+              {"name":"bare","input_schema":{"type":"object"}},
+              {"name":"untyped","input_schema":{}},
+              {"name":"boolean","input_schema":true},
+              {"name":"property","input_schema":{"type":"object","properties":{"a":true}}}]}"#,
+        )
+        .unwrap();
+        let outside: Vec<&str> = manifest.outside_mcp().iter().map(|(t, _)| t.name.as_str()).collect();
+        assert_eq!(outside, ["untyped", "boolean", "property"]);
+        let whole = Manifest::of(&corpus().cases);
+        let names: Vec<&str> = whole.outside_mcp().iter().map(|(t, _)| t.name.as_str()).collect();
+        assert!(names.contains(&"empty_schema_tool"), "{names:?}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Which implementation a run reaches, and the limits it is reached within: the `--stdio`
-//! command line, the `--http` URLs, timeouts and restarts, validated before a run starts. Only
+//! command line, the `--http` URLs, the MCP routes, timeouts and restarts, validated before a run starts. Only
 //! the channels of this module's parent use them; the run's configuration ([`crate::run::config`])
 //! holds one.
 
@@ -18,7 +18,7 @@ pub enum TargetSpec {
     /// An MCP server or gateway reached over MCP itself (`--mcp-server`, `--mcp-server-url`,
     /// `--mcp-gateway`, `--mcp-gateway-url`): one instance, which publishes every tool of the run
     /// at once and records what each handler received in one file.
-    Mcp(crate::peer::mcp::McpRoute),
+    Mcp(McpRoute),
 }
 
 impl TargetSpec {
@@ -43,6 +43,49 @@ impl TargetSpec {
             _ => jobs,
         }
         .max(1)
+    }
+}
+
+/// How the harness reaches the MCP implementation under test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpRoute {
+    /// `--mcp-server 'CMD'`: an MCP server the harness starts and speaks to over stdio; claims
+    /// the `structured` transport.
+    Server(CommandLine),
+    /// `--mcp-server-url URL --mcp-record FILE`: an MCP server already serving Streamable HTTP,
+    /// started with the run's manifest and `TOOL_CONFORMANCE_RECORD=FILE`; claims `http`.
+    ServerUrl {
+        /// Its URL.
+        url: HttpUrl,
+        /// The record its handlers append to.
+        record: std::path::PathBuf,
+    },
+    /// `--mcp-gateway 'CMD'`: a gateway the harness starts and speaks to over stdio, forwarding
+    /// to the harness's own upstream; claims `structured`.
+    Gateway(CommandLine),
+    /// `--mcp-gateway-url URL`: a gateway already serving Streamable HTTP, to be configured with
+    /// the upstream the harness starts and prints; claims `http`.
+    GatewayUrl(HttpUrl),
+}
+
+impl McpRoute {
+    /// The one transport the route claims.
+    pub fn transport(&self) -> crate::case::tool::Transport {
+        use crate::case::tool::Transport;
+        match self {
+            McpRoute::Server(_) | McpRoute::Gateway(_) => Transport::Structured,
+            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl(_) => Transport::Http,
+        }
+    }
+
+    /// The route as its flag names it, for messages.
+    pub fn flag(&self) -> &'static str {
+        match self {
+            McpRoute::Server(_) => "--mcp-server",
+            McpRoute::ServerUrl { .. } => "--mcp-server-url",
+            McpRoute::Gateway(_) => "--mcp-gateway",
+            McpRoute::GatewayUrl(_) => "--mcp-gateway-url",
+        }
     }
 }
 

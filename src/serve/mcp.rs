@@ -53,9 +53,13 @@ impl Upstream {
     }
 
     /// The answer to one message, `None` for a notification (or a response, which a client may
-    /// send and which needs none).
+    /// send and which needs none). A lone surrogate escape (valid JSON, which a gateway in
+    /// JavaScript or Python may forward) is read as its stand-in, as the harness reads answers.
     pub fn handle_bytes(&mut self, bytes: &[u8]) -> Option<Value> {
-        match crate::json::from_slice::<Value>(bytes) {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return Some(error(Value::Null, code::PARSE_ERROR, "the message is not UTF-8"));
+        };
+        match crate::peer::protocol::parse_answer(text) {
             Ok(message) => self.handle(&message),
             Err(e) => Some(error(Value::Null, code::PARSE_ERROR, &format!("the message is not JSON: {e}"))),
         }
@@ -271,6 +275,7 @@ mod tests {
     #[test]
     fn versions_methods_and_tools_are_answered_as_mcp_asks() {
         let (mut upstream, record) = upstream();
+        assert_eq!(upstream.handle_bytes(&[b'"', 0xFF, b'"']).unwrap()["error"]["code"], -32700);
         let mut ask = |text: &str| upstream.handle_bytes(text.as_bytes());
         let old = ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}"#);
         assert!(text(&old).contains(r#""protocolVersion":"2025-11-25""#));
@@ -289,7 +294,15 @@ mod tests {
         assert_eq!(no_tool.unwrap()["error"]["code"], -32602);
         assert_eq!(ask("{oops").unwrap()["error"]["code"], -32700);
         assert_eq!(ask("[]").unwrap()["error"]["code"], -32600);
+        assert_eq!(ask("\"\u{FF}\"").unwrap()["error"]["code"], -32600);
         assert!(ask(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#).is_none());
         assert!(record.0.lock().unwrap().is_empty(), "nothing was called");
+        let surrogate =
+            r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"t","arguments":{"s":"a\ud800"}}}"#;
+        assert!(ask(surrogate).unwrap().get("result").is_some());
+        let line = String::from_utf8(record.0.lock().unwrap().clone()).unwrap();
+        let recorded: Value = crate::peer::protocol::parse_answer(line.trim_end()).unwrap();
+        let stand_in = crate::json::surrogate::stand_in(0xD800).unwrap();
+        assert_eq!(recorded["arguments"]["s"], format!("a{stand_in}"), "read back as the harness reads it");
     }
 }

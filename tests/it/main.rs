@@ -83,6 +83,8 @@ modules! {
     hostile,
     html5lib,
     html_chromium,
+    mcp_gateway,
+    mcp,
     mcp_upstream,
     packaging,
     protocol,
@@ -104,6 +106,9 @@ modules! {
 fn main() {
     if let Ok(mode) = std::env::var(gauntlet::MODE) {
         gauntlet::broken(&mode);
+    }
+    if std::env::var_os(mcp::GATEWAY_MODE).is_some() {
+        mcp::gateway();
     }
     let args = libtest_mimic::Arguments::from_args();
     let mut trials = tests();

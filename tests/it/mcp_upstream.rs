@@ -249,6 +249,19 @@ fn manifest_prints_the_selection_and_the_upstream_needs_one() {
     let all: Vec<&str> = whole["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert!(all.contains(&"set_counters_2") && all.contains(&"normalize_1"), "{all:?}");
 
+    let clean = tool(&["manifest", "--case", "PLAT-162/before-handler/*"]);
+    assert!(clean.status.success() && clean.stderr.is_empty(), "MCP allows every schema: {}", text(&clean));
+    // A schema MCP does not allow is published as written, with a note naming the cases to skip.
+    let boolean = tool(&["manifest", "--case", "RT-TOOL-8/json-decoding/true-root-schema-decodes-nothing"]);
+    assert!(boolean.status.success());
+    assert_eq!(parse(&String::from_utf8_lossy(&boolean.stdout))["tools"][0]["input_schema"], true);
+    let note = String::from_utf8_lossy(&boolean.stderr);
+    assert!(
+        note.contains("normalize_1 (it is not an object)")
+            && note.contains("--skip RT-TOOL-8/json-decoding/true-root-schema-decodes-nothing"),
+        "{note}"
+    );
+
     let typo = tool(&["manifest", "--case", "PLAT-162/no-such-topic/*"]);
     assert!(!typo.status.success() && text(&typo).contains("matches no case"), "{}", text(&typo));
 

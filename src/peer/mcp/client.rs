@@ -65,6 +65,8 @@ impl HttpSession {
 pub(crate) struct Client {
     wire: Wire,
     next_id: u64,
+    /// The id of the current case's first request: ids in its reports are counted from it.
+    base: u64,
     log: WireLog,
     /// Whether exchanges are kept from the current case's reports (a restart's).
     pub quiet: bool,
@@ -73,7 +75,7 @@ pub(crate) struct Client {
 impl Client {
     /// A client over `wire`, recording its exchanges into `log`.
     pub(crate) fn new(wire: Wire, log: WireLog) -> Client {
-        Client { wire, next_id: 0, log, quiet: false }
+        Client { wire, next_id: 0, base: 0, log, quiet: false }
     }
 
     /// Starts the server's process (or forgets the last HTTP session).
@@ -132,8 +134,9 @@ impl Client {
         }
     }
 
-    /// Marks the start of a case, for [`Client::stderr_tail`].
+    /// Marks the start of a case, for [`Client::stderr_tail`] and the ids of its reports.
     pub(crate) fn mark_case(&mut self) {
+        self.base = self.next_id;
         if let Wire::Stdio(channel) = &mut self.wire {
             channel.mark_case();
         }
@@ -165,7 +168,9 @@ impl Client {
         let began = Instant::now();
         let got = match &mut self.wire {
             Wire::Stdio(channel) => stdio_call(channel, &sent, id, timeout),
-            Wire::Http(http) => http.post(&sent, timeout, Some(id)).map_err(|(error, received)| (error, received, false)),
+            Wire::Http(http) => {
+                http.post(&sent, timeout, Some(id)).map_err(|(error, received)| (error, received, false))
+            }
         };
         let elapsed = began.elapsed();
         match got {
@@ -191,8 +196,33 @@ impl Client {
             },
             elapsed,
         };
-        let case = (!self.quiet).then(|| exchange.clone());
+        // A case's reports count ids from its first request, so they read the same whichever
+        // cases ran before it.
+        let case = (!self.quiet).then(|| Exchange {
+            sent: relative_id(&exchange.sent, self.base),
+            received: match &exchange.received {
+                Received::Response(text) => Received::Response(relative_id(text, self.base)),
+                nothing => nothing.clone(),
+            },
+            elapsed: exchange.elapsed,
+        });
         self.log.record(|| exchange, case);
+    }
+}
+
+/// `text` with its first `"id": N` counted from `base` (the message's own id: the harness writes
+/// `jsonrpc` first and `id` second, and a response's `id` precedes its result in every server the
+/// suite knows; a text without one is left as it is).
+fn relative_id(text: &str, base: u64) -> String {
+    let Some(at) = text.find("\"id\":") else {
+        return text.to_string();
+    };
+    let start = at + "\"id\":".len();
+    let start = start + text[start..].bytes().take_while(|b| *b == b' ').count();
+    let digits = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+    match text[start..start + digits].parse::<u64>() {
+        Ok(id) => format!("{}{}{}", &text[..start], i128::from(id) - i128::from(base), &text[start + digits..]),
+        Err(_) => text.to_string(),
     }
 }
 
@@ -218,13 +248,18 @@ fn stdio_call(
         if left.is_zero() {
             return Err((format!("no response within {timeout:?}"), None, true));
         }
-        let line = channel.receive(left).map_err(broke)?;
+        let line = channel
+            .receive(left)
+            .map_err(|e| if let ChannelError::Timeout(_) = e { ChannelError::Timeout(timeout) } else { e })
+            .map_err(broke)?;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let text = String::from_utf8_lossy(&line).into_owned();
         match wire::read(&line) {
-            Err(why) => return Err((format!("the server wrote a line that is not an MCP message: {why}"), Some(text), true)),
+            Err(why) => {
+                return Err((format!("the server wrote a line that is not an MCP message: {why}"), Some(text), true));
+            }
             Ok(Message::Response { id: got, outcome }) if got == json!(id) => return Ok((text, outcome)),
             Ok(Message::Response { id: got, .. }) => {
                 let what = format!("the server answered id {got}, but the request had id {id}");
@@ -370,5 +405,23 @@ impl Client {
         if let (Wire::Http(http), Some(version)) = (&mut self.wire, version) {
             http.set_protocol(version);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_in_a_case_s_reports_are_counted_from_its_first_request() {
+        assert_eq!(
+            relative_id(r#"{"jsonrpc":"2.0","id":12,"method":"tools/call"}"#, 10),
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#
+        );
+        assert_eq!(
+            relative_id(r#"{"jsonrpc": "2.0", "id": 10, "result": {"id": 99}}"#, 10),
+            r#"{"jsonrpc": "2.0", "id": 0, "result": {"id": 99}}"#
+        );
+        assert_eq!(relative_id(r#"{"id":"abc"}"#, 3), r#"{"id":"abc"}"#);
     }
 }

@@ -10,4 +10,5 @@ pub(crate) mod record;
 pub(crate) mod target;
 pub(crate) mod wire;
 
-pub use target::{McpRoute, McpTarget};
+pub use crate::peer::spec::McpRoute;
+pub use target::McpTarget;

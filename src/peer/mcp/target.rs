@@ -31,7 +31,7 @@ use crate::peer::mcp::client::{Client, HttpSession, Trouble, Wire};
 use crate::peer::mcp::record::Record;
 use crate::peer::mcp::wire::{PROTOCOL_VERSION, RpcError};
 use crate::peer::remote::Channel;
-use crate::peer::spec::{CommandLine, HttpUrl, Limits};
+use crate::peer::spec::{CommandLine, Limits, McpRoute};
 use crate::peer::stdio::StdioChannel;
 use crate::peer::transcript::{WireLog, truncate};
 use crate::peer::{Implementation, Invocation, Target, TargetError};
@@ -44,48 +44,6 @@ use std::time::Duration;
 const QUOTED_CHARS: usize = 400;
 /// The most pages of `tools/list` read (a server whose cursor never ends is an error).
 const MAX_PAGES: usize = 1000;
-
-/// How the harness reaches the MCP implementation under test.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum McpRoute {
-    /// `--mcp-server 'CMD'`: an MCP server the harness starts and speaks to over stdio; claims
-    /// the `structured` transport.
-    Server(CommandLine),
-    /// `--mcp-server-url URL --mcp-record FILE`: an MCP server already serving Streamable HTTP,
-    /// started with the run's manifest and `TOOL_CONFORMANCE_RECORD=FILE`; claims `http`.
-    ServerUrl {
-        /// Its URL.
-        url: HttpUrl,
-        /// The record its handlers append to.
-        record: PathBuf,
-    },
-    /// `--mcp-gateway 'CMD'`: a gateway the harness starts and speaks to over stdio, forwarding
-    /// to the harness's own upstream; claims `structured`.
-    Gateway(CommandLine),
-    /// `--mcp-gateway-url URL`: a gateway already serving Streamable HTTP, to be configured with
-    /// the upstream the harness starts and prints; claims `http`.
-    GatewayUrl(HttpUrl),
-}
-
-impl McpRoute {
-    /// The one transport the route claims.
-    pub fn transport(&self) -> Transport {
-        match self {
-            McpRoute::Server(_) | McpRoute::Gateway(_) => Transport::Structured,
-            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl(_) => Transport::Http,
-        }
-    }
-
-    /// The route as its flag names it, for messages.
-    pub fn flag(&self) -> &'static str {
-        match self {
-            McpRoute::Server(_) => "--mcp-server",
-            McpRoute::ServerUrl { .. } => "--mcp-server-url",
-            McpRoute::Gateway(_) => "--mcp-gateway",
-            McpRoute::GatewayUrl(_) => "--mcp-gateway-url",
-        }
-    }
-}
 
 /// What the target knows of the server.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,7 +60,8 @@ struct RunFolder(PathBuf);
 
 impl RunFolder {
     fn create() -> std::io::Result<RunFolder> {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let path = std::env::temp_dir().join(format!("tool-conformance-mcp-{}-{nanos:x}", std::process::id()));
         std::fs::create_dir(&path)?;
         Ok(RunFolder(path))
@@ -204,7 +163,9 @@ impl McpTarget {
                 let command = substituted(command, &substitutions)?;
                 Wire::Stdio(StdioChannel::new(command, max, lines).with_env(env))
             }
-            McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl(url) => Wire::Http(HttpSession::new(url.clone(), max)),
+            McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl(url) => {
+                Wire::Http(HttpSession::new(url.clone(), max))
+            }
         };
         self.client = Some(Client::new(wire, self.log.clone()));
         self.record = Some(Record::new(record, max));
@@ -269,7 +230,7 @@ impl McpTarget {
         let params = json!({
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": {},
-            "clientInfo": {"name": "tool-conformance", "version": crate::SUITE_VERSION},
+            "clientInfo": {"name": "tool-conformance", "version": env!("CARGO_PKG_VERSION")},
         });
         let result = self.rpc("initialize", params, timeout, "the initialize result")?;
         let info = result.get("serverInfo");
@@ -334,9 +295,10 @@ impl McpTarget {
         };
         match client.call(method, params, timeout) {
             Ok(Ok(result)) if result.is_object() => Ok(result),
-            Ok(Ok(result)) => {
-                Err(TargetError::Broken(format!("{what} is not an object: {}", truncate(&result.to_string(), QUOTED_CHARS))))
-            }
+            Ok(Ok(result)) => Err(TargetError::Broken(format!(
+                "{what} is not an object: {}",
+                truncate(&result.to_string(), QUOTED_CHARS)
+            ))),
             Ok(Err(error)) => {
                 let data = error.data.map(|d| format!(" (data: {})", truncate(&d.to_string(), QUOTED_CHARS)));
                 Err(TargetError::Broken(format!(
@@ -413,7 +375,9 @@ impl McpTarget {
         let restarted = self.connect();
         if let Some(client) = self.client.as_mut() {
             client.quiet = false;
-            client.mark_case();
+            if new_case {
+                client.mark_case();
+            }
         }
         match restarted {
             Ok(_) => {
@@ -449,7 +413,9 @@ impl McpTarget {
         let handler_calls = runs.count;
         Ok(match outcome {
             Err(error) => rejection_of_error(handler_calls, error),
-            Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => rejection_of_result(handler_calls, &result),
+            Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
+                rejection_of_result(handler_calls, &result)
+            }
             Ok(result) => match runs.last {
                 Some(received) => Invocation::Executed { handler_calls, received },
                 None => {
@@ -509,13 +475,15 @@ fn substituted(command: &CommandLine, substitutions: &[(&str, String)]) -> Resul
     if substitutions.is_empty() {
         return Ok(command.clone());
     }
-    let mut words: Vec<String> = std::iter::once(command.program().to_string()).chain(command.args().iter().cloned()).collect();
+    let mut words: Vec<String> =
+        std::iter::once(command.program().to_string()).chain(command.args().iter().cloned()).collect();
     for word in &mut words {
         for (placeholder, value) in substitutions {
             *word = word.replace(placeholder, value);
         }
     }
-    let text = shlex::try_join(words.iter().map(String::as_str)).map_err(|e| format!("the gateway's command line: {e}"))?;
+    let text =
+        shlex::try_join(words.iter().map(String::as_str)).map_err(|e| format!("the gateway's command line: {e}"))?;
     CommandLine::parse(&text).map_err(|e| e.to_string())
 }
 
@@ -531,15 +499,21 @@ impl Target for McpTarget {
 
     fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
         let Some(name) = self.manifest.name_of_normalize(input_schema).map(String::from) else {
-            return Err(TargetError::Broken("the manifest has no tool for this normalize schema (a bug of the suite)".into()));
+            return Err(TargetError::Broken(
+                "the manifest has no tool for this normalize schema (a bug of the suite)".into(),
+            ));
         };
         if !self.listing.contains_key(&name) {
-            return Err(TargetError::Broken(format!("tools/list does not list {name}, the tool of this normalize schema")));
+            return Err(TargetError::Broken(format!(
+                "tools/list does not list {name}, the tool of this normalize schema"
+            )));
         }
         match self.call_tool(&name, arguments)? {
             Invocation::Executed { received, .. } => Ok(received),
             Invocation::Rejected { error, .. } => Err(TargetError::Refused(error)),
-            Invocation::RejectedUnstructured { message, .. } => Err(TargetError::Refused(json!({ "message": message }))),
+            Invocation::RejectedUnstructured { message, .. } => {
+                Err(TargetError::Refused(json!({ "message": message })))
+            }
         }
     }
 
@@ -553,7 +527,8 @@ impl Target for McpTarget {
                 )));
             };
             if !self.listing.contains_key(published) {
-                let also = if published == tool.name { String::new() } else { format!(" (the case's {:?})", tool.name) };
+                let also =
+                    if published == tool.name { String::new() } else { format!(" (the case's {:?})", tool.name) };
                 return Err(TargetError::Broken(format!(
                     "tools/list does not list the tool {published:?}{also}: the implementation did not publish it"
                 )));
@@ -613,9 +588,13 @@ mod tests {
 
     #[test]
     fn errors_are_read_by_the_convention_or_as_text() {
-        let structured = json!({"message": "m", "problems": [{"kind": "missing_required", "field": "n"}], "expected_fields": ["n"]});
+        let structured =
+            json!({"message": "m", "problems": [{"kind": "missing_required", "field": "n"}], "expected_fields": ["n"]});
         let result = json!({"isError": true, "content": [{"type": "text", "text": "n is"}, {"type": "image"}, {"type": "text", "text": "required"}]});
-        assert_eq!(rejection_of_result(0, &result), Invocation::RejectedUnstructured { handler_calls: 0, message: "n is\nrequired".into() });
+        assert_eq!(
+            rejection_of_result(0, &result),
+            Invocation::RejectedUnstructured { handler_calls: 0, message: "n is\nrequired".into() }
+        );
         let mut with = result.clone();
         with["structuredContent"] = structured.clone();
         assert_eq!(rejection_of_result(0, &with), Invocation::Rejected { handler_calls: 0, error: structured.clone() });
@@ -625,16 +604,24 @@ mod tests {
         let error = RpcError { message: "Invalid params".into(), data: Some(structured.clone()) };
         assert_eq!(rejection_of_error(0, error), Invocation::Rejected { handler_calls: 0, error: structured });
         let error = RpcError { message: "Invalid params".into(), data: Some(json!("details")) };
-        assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message: "Invalid params".into() });
+        assert_eq!(
+            rejection_of_error(0, error),
+            Invocation::RejectedUnstructured { handler_calls: 0, message: "Invalid params".into() }
+        );
     }
 
     #[test]
     fn the_upstream_is_substituted_into_the_gateway_s_words() {
         let command = CommandLine::parse("gw --to {upstream_url}/mcp --spawn {upstream_cmd} plain").unwrap();
         let cmd = "'/a b/tool-conformance' mcp-upstream --manifest /t/m.json".to_string();
-        let done = substituted(&command, &[("{upstream_url}", "http://127.0.0.1:9/".into()), ("{upstream_cmd}", cmd.clone())])
-            .unwrap();
+        let done =
+            substituted(&command, &[("{upstream_url}", "http://127.0.0.1:9/".into()), ("{upstream_cmd}", cmd.clone())])
+                .unwrap();
         assert_eq!(done.args(), ["--to", "http://127.0.0.1:9//mcp", "--spawn", cmd.as_str(), "plain"]);
-        assert_eq!(shlex::split(&done.args()[3]).unwrap()[0], "/a b/tool-conformance", "the command stays one word a shell reads back");
+        assert_eq!(
+            shlex::split(&done.args()[3]).unwrap()[0],
+            "/a b/tool-conformance",
+            "the command stays one word a shell reads back"
+        );
     }
 }

@@ -150,7 +150,7 @@ fn data_of(event: &[u8]) -> Option<Vec<u8>> {
     let mut data: Option<Vec<u8>> = None;
     for line in event.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l)) {
         let value = match line.strip_prefix(b"data") {
-            Some(rest) if rest.is_empty() => &b""[..],
+            Some([]) => &b""[..],
             Some(rest) if rest[0] == b':' => rest[1..].strip_prefix(b" ").unwrap_or(&rest[1..]),
             _ => continue,
         };
@@ -191,7 +191,9 @@ mod tests {
             read(br#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#),
             Ok(Message::Request { id: json!("p"), method: "ping".into() })
         );
-        for garbage in [&b"not json"[..], b"[1]", b"{\"id\":1,\"result\":{}}", b"{\"jsonrpc\":\"2.0\",\"id\":1}", b"\xff"] {
+        for garbage in
+            [&b"not json"[..], b"[1]", b"{\"id\":1,\"result\":{}}", b"{\"jsonrpc\":\"2.0\",\"id\":1}", b"\xff"]
+        {
             assert!(read(garbage).is_err(), "{:?}", String::from_utf8_lossy(garbage));
         }
         assert_eq!(answer_to(&json!(3), "ping"), r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
