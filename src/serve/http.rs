@@ -131,6 +131,12 @@ pub trait Responder: Send + Sync + 'static {
     fn refusal(&self, why: &str) -> Vec<u8> {
         error_body(why)
     }
+
+    /// Whether a request with this Origin header (a browser's) is served; one that is not is
+    /// answered 403 unread. Every origin is, unless told otherwise.
+    fn allows_origin(&self, _origin: &str) -> bool {
+        true
+    }
 }
 
 /// A response of a [`Responder`]. A body is sent as `application/json`; an empty one with no
@@ -250,6 +256,8 @@ enum Unread {
 #[derive(Debug)]
 struct Head {
     method: String,
+    /// The Origin header, when there is one (a browser's request).
+    origin: Option<String>,
     body_length: usize,
     keep_alive: bool,
     expects_continue: bool,
@@ -346,6 +354,9 @@ impl<R: Responder> Connection<'_, R> {
             }
         };
         self.buffer.drain(..used);
+        if let Some(origin) = head.origin.as_deref().filter(|o| !self.shared.responder.allows_origin(o)) {
+            return Err(Unread::Refused(refuse(403, format!("requests from the origin {origin:?} are not served"))));
+        }
         if head.expects_continue && self.buffer.len() < head.body_length {
             let _ = self.stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
         }
@@ -412,11 +423,12 @@ fn parse_head(
     if !values("Transfer-Encoding").is_empty() {
         return Err(refuse(501, "chunked bodies are not supported: send a Content-Length"));
     }
+    let origin = values("Origin").first().map(|o| String::from_utf8_lossy(o).into_owned());
     let lengths = values("Content-Length");
     let Some(first) = lengths.first() else {
         if method != "POST" {
             let keep_alive = request.version != Some(0);
-            let head = Head { method: method.to_string(), body_length: 0, keep_alive, expects_continue: false };
+            let head = Head { method: method.to_string(), origin, body_length: 0, keep_alive, expects_continue: false };
             return Ok(Some((head, used)));
         }
         return Err(refuse(411, "a Content-Length is required"));
@@ -441,13 +453,14 @@ fn parse_head(
         !has_token("Connection", "close")
     };
     let expects_continue = has_token("Expect", "100-continue");
-    Ok(Some((Head { method: method.to_string(), body_length, keep_alive, expects_continue }, used)))
+    Ok(Some((Head { method: method.to_string(), origin, body_length, keep_alive, expects_continue }, used)))
 }
 
 fn response_bytes(status: u16, headers: &[(&str, String)], body: &[u8], close: bool) -> Vec<u8> {
     let reason = match status {
         200 => "OK",
         202 => "Accepted",
+        403 => "Forbidden",
         400 => "Bad Request",
         405 => "Method Not Allowed",
         408 => "Request Timeout",

@@ -13,7 +13,8 @@
 //! is -32601 and an unknown tool -32602. [`serve_stdio`] serves it a line per message;
 //! [`serve_http`] over Streamable HTTP on the hardened server of `serve::http` (a POST per
 //! message answered with `application/json`, an `Mcp-Session-Id` on every answer, GET answered
-//! 405 since the server sends nothing unasked, DELETE accepted and ignored).
+//! 405 since the server sends nothing unasked, DELETE accepted and ignored, a request whose
+//! Origin is not loopback refused 403, against DNS rebinding).
 
 use crate::case::tool::Tool;
 use crate::mcp::manifest::Manifest;
@@ -199,6 +200,18 @@ impl Responder for Streamable {
         &["POST", "DELETE"]
     }
 
+    /// MCP asks a Streamable HTTP server to check the Origin of every request against DNS
+    /// rebinding: a page of another site reaching this loopback server through the browser. Only
+    /// a loopback origin is served (a client that is not a browser sends none).
+    fn allows_origin(&self, origin: &str) -> bool {
+        let Some((_, rest)) = origin.split_once("://") else { return false };
+        let host = match rest.strip_prefix('[') {
+            Some(v6) => v6.split_once(']').map_or("", |(host, _)| host),
+            None => rest.split([':', '/']).next().unwrap_or_default(),
+        };
+        matches!(host.to_ascii_lowercase().as_str(), "localhost" | "127.0.0.1" | "::1")
+    }
+
     fn refusal(&self, why: &str) -> Vec<u8> {
         serde_json::to_vec(&error(Value::Null, code::INVALID_REQUEST, why)).unwrap_or_default()
     }
@@ -254,6 +267,18 @@ mod tests {
 
     fn text(value: &Option<Value>) -> String {
         serde_json::to_string(value.as_ref().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn only_loopback_origins_are_served() {
+        let (upstream, _) = upstream();
+        let streamable = Streamable { upstream: Mutex::new(upstream), session: "s".into() };
+        for origin in ["http://localhost:3000", "https://127.0.0.1", "http://[::1]:8080", "http://LOCALHOST"] {
+            assert!(streamable.allows_origin(origin), "{origin}");
+        }
+        for origin in ["http://evil.example", "http://localhost.evil.example", "null", "http://127.0.0.1.nip.io", ""] {
+            assert!(!streamable.allows_origin(origin), "{origin}");
+        }
     }
 
     #[test]

@@ -147,11 +147,17 @@ fn stdio_answers_initialize_list_call_and_errors_and_records_each_call_exactly()
 
 /// One HTTP exchange on a fresh connection: status, headers (lower-case names) and body.
 fn http(url: &str, method: &str, body: Option<&str>) -> (u16, Vec<(String, String)>, String) {
+    http_from(url, method, body, "http://localhost")
+}
+
+/// [`http`], as a browser page of `origin` sends it.
+fn http_from(url: &str, method: &str, body: Option<&str>, origin: &str) -> (u16, Vec<(String, String)>, String) {
     let config = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(Duration::from_secs(10)));
     let agent: ureq::Agent = config.build().into();
     let response = match body {
         Some(body) => agent
             .post(url)
+            .header("Origin", origin)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
             .send(body.as_bytes()),
@@ -232,6 +238,10 @@ fn http_answers_each_post_with_json_gives_a_session_and_records_each_call_exactl
     assert_eq!(status, 405);
     assert_eq!(header(&headers, "allow"), Some("POST, DELETE"));
     assert_eq!(http(url, "DELETE", None).0, 200);
+    // A page of another site reaching the loopback server through a browser is refused unread.
+    let (status, _, body) = http_from(url, "POST", Some(&call), "http://rebound.example");
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(parse(&body)["error"]["code"], -32600, "a JSON-RPC error: {body}");
     assert_eq!(record_lines(&record).len(), 1, "only the call to a published tool was recorded");
 }
 
