@@ -13,8 +13,10 @@
 # build --locked of the crate named by `crate=`, a folder from the repository root) or `install=none`, and
 # `command='...'`, the --stdio command line run from the repository root, where {dir} stands for
 # the adapter folder. `route=mcp-server` says the command is an MCP server on stdio, reached with
-# `run --mcp-server` instead (no protocol-v1 adapter; `route=stdio`, the default, is --stdio). An
-# environment already installed from the same pins is reused.
+# `run --mcp-server` instead, and `route=mcp-gateway` an MCP gateway on stdio, reached with `run
+# --mcp-gateway` (its command may hold {upstream_url} or {upstream_cmd}, which the harness fills);
+# neither has a protocol-v1 adapter (`route=stdio`, the default, is --stdio). An environment
+# already installed from the same pins is reused.
 #
 # Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
 # what lies behind a failure: a failure no entry covers, or an entry that no longer fails, makes
@@ -45,7 +47,7 @@ names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
-    -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -262,8 +264,9 @@ for name in "${names[@]}"; do
   case "$(conf "$name" route)" in
     ''|stdio) route=--stdio ;;
     mcp-server) route=--mcp-server ;;
+    mcp-gateway) route=--mcp-gateway ;;
     *) route=""
-       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is neither stdio nor mcp-server"
+       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is none of stdio, mcp-server, mcp-gateway"
        summary+=("--       $name: FAILED: unknown route=$(conf "$name" route) in its adapter.conf"); failed=true; continue ;;
   esac
   args=(run "$route" "$(command_of "$name")" --start-timeout 60s --color never)
