@@ -143,6 +143,8 @@ fn call(
                 }
                 return Ok(("result", result));
             }
+            // The reference always rejects with its error object.
+            Invocation::RejectedUnstructured { message, .. } => return Err(message),
         }
     };
     let response = upstream.request("tools/call", object([("name", name.into()), ("arguments", forwarded)]))?;
@@ -153,7 +155,7 @@ fn call(
     }
 }
 
-fn main() -> Result<(), String> {
+pub fn main() -> Result<(), String> {
     let mode = match std::env::args().nth(1).as_deref() {
         None => Mode::Validate,
         Some("--forward-only") => Mode::ForwardOnly,

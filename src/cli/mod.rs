@@ -12,7 +12,9 @@ use std::process::ExitCode;
 use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::peer::mcp::McpRoute;
 use tool_conformance::report::{Report, terminal};
-use tool_conformance::run::config::{CommandLine, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec};
+use tool_conformance::run::config::{
+    CommandLine, ConfigError, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec,
+};
 use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
 use tool_conformance::standing::expectations::ExpectedFailures;
@@ -638,8 +640,15 @@ struct McpArgs {
 impl McpArgs {
     /// The MCP route asked for, if any.
     fn route(&self) -> Result<Option<McpRoute>> {
-        let command = |flag: &str, text: &str| CommandLine::parse(text).with_context(|| flag.to_string());
-        let url = |flag: &str, text: &str| HttpUrl::parse(text).with_context(|| flag.to_string());
+        // The library's errors name --stdio and --http: said here under the flag given.
+        let named = |flag: &str, error: ConfigError| match error {
+            ConfigError::BadCommand(text, why) | ConfigError::BadUrl(text, why) => {
+                anyhow::anyhow!("{flag} {text:?}: {why}")
+            }
+            other => other.into(),
+        };
+        let command = |flag: &str, text: &str| CommandLine::parse(text).map_err(|e| named(flag, e));
+        let url = |flag: &str, text: &str| HttpUrl::parse(text).map_err(|e| named(flag, e));
         Ok(Some(match (&self.mcp_server, &self.mcp_server_url, &self.mcp_gateway, &self.mcp_gateway_url) {
             (Some(text), ..) => McpRoute::Server(command("--mcp-server", text)?),
             (_, Some(text), ..) => McpRoute::ServerUrl {

@@ -16,7 +16,12 @@
 //!   interpretation level and reported apart ([`READING_CHECKS`]): that the message names every
 //!   field, that it names get_api_spec on every transport, that the expected fields are exactly the suite's set, and that the
 //!   error is identical whatever the key order and on every transport. In a case of a rule whose
-//!   file says `rejections: problems` a rejection is read for its problems only;
+//!   file says `rejections: problems` a rejection is read for its problems only. A rejection
+//!   whose error carries no structured problems (an MCP error without the structured-error
+//!   convention, [`crate::peer::Invocation::RejectedUnstructured`]) is held to what it shows (the
+//!   handler did not run; under the one-error contract the same call repeats the identical error,
+//!   the call with its keys reversed is rejected too, and on HTTP it mentions get_api_spec), and
+//!   the case is otherwise skipped as not observable, never passed;
 //! - a describe case (`describe`): the published schema against the registered one, required
 //!   cases by the contract it states (`contract`), interpretation cases as a document.
 //!

@@ -1,9 +1,14 @@
 //! `run` over MCP itself, as a user of an MCP server or gateway runs it: the harness's own
 //! recording upstream as a server under test that never validates (over stdio, and over
-//! Streamable HTTP with the manifest `tool-conformance manifest` prints), an MCP server that
-//! talks between its answers (notifications, a ping), hostile MCP peers (a garbage line, a hang,
-//! a 100 MB line, a crash), each an error with its reason and a written report, and the flags a
-//! run over MCP refuses.
+//! Streamable HTTP with the manifest `tool-conformance manifest` prints), the example gateway
+//! (`examples/mcp-gateway.rs`) validating, forwarding without validating, and answering errors as
+//! text alone, an MCP server that talks between its answers (notifications, a ping), hostile MCP
+//! peers (a garbage line, a hang, a 100 MB line, a crash), each an error with its reason and a
+//! written report, and the flags a run over MCP refuses.
+//!
+//! The example gateway is compiled into this test binary and run as this binary with
+//! [`GATEWAY_MODE`] set (as the gauntlet's broken implementations are), so the gateway the tests
+//! run is always the example as it is now, whatever `cargo test` built.
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -14,6 +19,80 @@ use std::time::{Duration, Instant};
 use crate::util::{text, tool};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tool-conformance");
+
+#[path = "../../examples/mcp-gateway.rs"]
+mod gateway;
+
+/// Set, this test binary is the example gateway (its first argument its mode).
+pub(crate) const GATEWAY_MODE: &str = "MCP_GATEWAY_MODE";
+
+/// Runs the example gateway and exits with its result.
+pub(crate) fn gateway() -> ! {
+    match gateway::main() {
+        Ok(()) => std::process::exit(0),
+        Err(why) => {
+            eprintln!("{why}");
+            std::process::exit(1)
+        }
+    }
+}
+
+/// `run --mcp-gateway` of the example gateway in `mode` (nothing for its default), on `selection`,
+/// with the report written to `dir`: the output and the standing.
+fn run_gateway(mode: &str, selection: &[&str], dir: &Path) -> (std::process::Output, Value) {
+    let exe = std::env::current_exe().expect("this test binary");
+    let gateway = format!("{} {mode}", shlex::try_quote(exe.to_str().expect("a UTF-8 path")).expect("quoted"));
+    let report = dir.join(format!("report{mode}"));
+    let output = Command::new(BINARY)
+        .args(["run", "--mcp-gateway", &gateway, "--report", report.to_str().unwrap()])
+        .args(selection)
+        .env(GATEWAY_MODE, "1")
+        .output()
+        .expect("run the binary");
+    let standing = standing(&report);
+    (output, standing)
+}
+
+fn a_gateway_that_validates_conforms_on_plat_162() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (output, standing) = run_gateway("", &["--rule", "PLAT-162"], dir.path());
+    assert_eq!(output.status.code(), Some(tool_conformance::exit::CONFORMS as i32), "{}", text(&output));
+    assert_eq!(verdict(&standing, "PLAT-162"), "conforms", "{}", text(&output));
+    assert_eq!(standing["implementation"]["name"], "mcp-gateway-example", "named by the gateway's own serverInfo");
+    // Its rejections carry the error object by the convention, so every one was judged in full.
+    assert_eq!(count(&standing, "skip"), 0, "{}", text(&output));
+    assert_eq!(count(&standing, "error"), 0, "{}", text(&output));
+}
+
+fn a_gateway_that_forwards_without_validating_does_not_conform_with_the_handler_runs_shown() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (output, standing) = run_gateway("--forward-only", &["--rule", "PLAT-162"], dir.path());
+    assert_eq!(output.status.code(), Some(tool_conformance::exit::NONCONFORMING as i32), "{}", text(&output));
+    assert_eq!(verdict(&standing, "PLAT-162"), "does_not_conform");
+    let case = cases(&standing)
+        .iter()
+        .find(|c| c["id"] == "PLAT-162/before-handler/first-tool-wrapped")
+        .expect("the case ran");
+    assert_eq!(case["status"], "fail");
+    // The upstream handler ran, behind the gateway, with what the gateway forwarded.
+    assert_eq!((&case["actual"]["outcome"], &case["actual"]["handler_calls"]), (&serde_json::json!("executed"), &serde_json::json!(1)));
+    assert!(text(&output).contains("\"handler_calls\": 1"), "{}", text(&output));
+}
+
+fn a_gateway_whose_errors_are_text_alone_is_incomplete_never_conforming() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (output, standing) = run_gateway("--text-errors", &["--rule", "PLAT-162"], dir.path());
+    assert_eq!(verdict(&standing, "PLAT-162"), "incomplete", "{}", text(&output));
+    assert_eq!(count(&standing, "fail"), 0, "what MCP shows of its errors holds: {}", text(&output));
+    let skips: Vec<&Value> = cases(&standing).iter().filter(|c| c["status"] == "skip").collect();
+    assert!(!skips.is_empty());
+    for skip in skips {
+        let reason = skip["reason"].as_str().unwrap_or_default();
+        assert!(reason.starts_with("not observable over MCP: the error carries no structured problems"), "{skip}");
+    }
+    // The cases whose calls run are judged as ever.
+    assert!(count(&standing, "pass") > 0);
+}
 
 /// An MCP server on stdio, in Python's standard library alone, that publishes the manifest's
 /// tools and records each call as the record asks, but misbehaves on `tools/call` as its first
@@ -56,6 +135,99 @@ for line in sys.stdin:
         sys.stderr.write("boom: the server fell over\n")
         sys.exit(3)
 "#;
+
+/// A gateway already serving Streamable HTTP, in Python's standard library alone, that forwards
+/// every POST unvalidated to the upstream whose URL it finds in the file its first argument names
+/// (waiting for it: the harness prints its upstream once it has started it); it writes the port
+/// it listens on to the file its second argument names.
+const FORWARDER: &str = r#"
+import http.server, os, sys, time, urllib.request, urllib.error
+url_file, port_file = sys.argv[1], sys.argv[2]
+session = {}
+def upstream():
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        if os.path.exists(url_file):
+            url = open(url_file).read().strip()
+            if url:
+                return url
+        time.sleep(0.02)
+    raise SystemExit("no upstream URL")
+class Forward(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        if "id" in session:
+            headers["Mcp-Session-Id"] = session["id"]
+        request = urllib.request.Request(upstream(), data=body, headers=headers)
+        try:
+            response = urllib.request.urlopen(request)
+        except urllib.error.HTTPError as error:
+            response = error
+        data = response.read()
+        if response.headers.get("Mcp-Session-Id"):
+            session["id"] = response.headers["Mcp-Session-Id"]
+        self.send_response(response.status)
+        self.send_header("Content-Type", response.headers.get("Content-Type", "application/json"))
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Forward)
+with open(port_file + ".part", "w") as f:
+    f.write(str(server.server_address[1]))
+os.rename(port_file + ".part", port_file)
+server.serve_forever()
+"#;
+
+fn a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("forwarder.py");
+    std::fs::write(&script, FORWARDER).expect("write the gateway");
+    let (url_file, port_file) = (dir.path().join("upstream-url"), dir.path().join("port"));
+    let mut gateway = Command::new("python3")
+        .args([&script, &url_file, &port_file])
+        .spawn()
+        .expect("start the gateway");
+    let began = Instant::now();
+    while !port_file.exists() && began.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let port = std::fs::read_to_string(&port_file).expect("the gateway's port");
+    let report = dir.path().join("report");
+    let mut run = Command::new(BINARY)
+        .args(["run", "--mcp-gateway-url", &format!("http://127.0.0.1:{port}/mcp")])
+        .args(["--case", "PLAT-162/before-handler/*", "--report", report.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the binary");
+    // The user's part: the upstream the harness prints is given to the gateway.
+    let mut printed = String::new();
+    for line in BufReader::new(run.stderr.take().expect("stderr")).lines().map_while(Result::ok) {
+        if let Some(url) = line.trim().strip_prefix("Streamable HTTP: ") {
+            std::fs::write(&url_file, url).expect("configure the gateway");
+        }
+        printed.push_str(&line);
+        printed.push('\n');
+    }
+    let status = run.wait().expect("the run ends");
+    let _ = gateway.kill();
+    let _ = gateway.wait();
+    assert!(printed.contains("stdio: ") && printed.contains("mcp-upstream --manifest"), "{printed}");
+    assert_eq!(status.code(), Some(tool_conformance::exit::NONCONFORMING as i32), "{printed}");
+    let standing = standing(&report);
+    assert_eq!(standing["implementation"]["transports"], serde_json::json!(["http"]));
+    assert_eq!(verdict(&standing, "PLAT-162"), "does_not_conform");
+    assert_eq!(count(&standing, "error"), 0, "{printed}");
+    let case = cases(&standing)
+        .iter()
+        .find(|c| c["id"] == "PLAT-162/before-handler/wrong-type-on-http")
+        .expect("the case ran");
+    assert_eq!((&case["status"], &case["actual"]["handler_calls"]), (&serde_json::json!("fail"), &serde_json::json!(1)));
+}
 
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -254,6 +426,10 @@ fn a_run_over_mcp_refuses_more_than_one_job_and_protocol_flags() {
 }
 
 tests![
+    a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints,
+    a_gateway_that_validates_conforms_on_plat_162,
+    a_gateway_that_forwards_without_validating_does_not_conform_with_the_handler_runs_shown,
+    a_gateway_whose_errors_are_text_alone_is_incomplete_never_conforming,
     a_server_that_records_but_never_validates_does_not_conform_with_the_handler_runs_shown,
     the_streamable_http_route_reads_the_record_the_server_was_given,
     a_server_that_talks_between_its_answers_is_read_like_one_that_does_not,

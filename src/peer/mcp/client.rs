@@ -65,6 +65,8 @@ impl HttpSession {
 pub(crate) struct Client {
     wire: Wire,
     next_id: u64,
+    /// The id of the current case's first request: ids in its reports are counted from it.
+    base: u64,
     log: WireLog,
     /// Whether exchanges are kept from the current case's reports (a restart's).
     pub quiet: bool,
@@ -73,7 +75,7 @@ pub(crate) struct Client {
 impl Client {
     /// A client over `wire`, recording its exchanges into `log`.
     pub(crate) fn new(wire: Wire, log: WireLog) -> Client {
-        Client { wire, next_id: 0, log, quiet: false }
+        Client { wire, next_id: 0, base: 0, log, quiet: false }
     }
 
     /// Starts the server's process (or forgets the last HTTP session).
@@ -132,8 +134,9 @@ impl Client {
         }
     }
 
-    /// Marks the start of a case, for [`Client::stderr_tail`].
+    /// Marks the start of a case, for [`Client::stderr_tail`] and the ids of its reports.
     pub(crate) fn mark_case(&mut self) {
+        self.base = self.next_id;
         if let Wire::Stdio(channel) = &mut self.wire {
             channel.mark_case();
         }
@@ -193,8 +196,33 @@ impl Client {
             },
             elapsed,
         };
-        let case = (!self.quiet).then(|| exchange.clone());
+        // A case's reports count ids from its first request, so they read the same whichever
+        // cases ran before it.
+        let case = (!self.quiet).then(|| Exchange {
+            sent: relative_id(&exchange.sent, self.base),
+            received: match &exchange.received {
+                Received::Response(text) => Received::Response(relative_id(text, self.base)),
+                nothing => nothing.clone(),
+            },
+            elapsed: exchange.elapsed,
+        });
         self.log.record(|| exchange, case);
+    }
+}
+
+/// `text` with its first `"id": N` counted from `base` (the message's own id: the harness writes
+/// `jsonrpc` first and `id` second, and a response's `id` precedes its result in every server the
+/// suite knows; a text without one is left as it is).
+fn relative_id(text: &str, base: u64) -> String {
+    let Some(at) = text.find("\"id\":") else {
+        return text.to_string();
+    };
+    let start = at + "\"id\":".len();
+    let start = start + text[start..].bytes().take_while(|b| *b == b' ').count();
+    let digits = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+    match text[start..start + digits].parse::<u64>() {
+        Ok(id) => format!("{}{}{}", &text[..start], i128::from(id) - i128::from(base), &text[start + digits..]),
+        Err(_) => text.to_string(),
     }
 }
 
@@ -251,9 +279,24 @@ impl HttpSession {
     }
 
     /// POSTs one message. For a request (`id`), the response with that id: its text and
-    /// outcome; for a notification, nothing. `Err` with what happened and what came back.
+    /// outcome; for a notification, nothing. `Err` with what happened and what came back; the
+    /// connection is then not used again.
     #[allow(clippy::type_complexity)]
     fn post(
+        &mut self,
+        message: &str,
+        timeout: Duration,
+        id: Option<u64>,
+    ) -> Result<(String, Result<Value, RpcError>), (String, Option<String>)> {
+        let posted = self.post_once(message, timeout, id);
+        if posted.is_err() {
+            self.agent = None;
+        }
+        posted
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn post_once(
         &mut self,
         message: &str,
         timeout: Duration,
@@ -377,5 +420,98 @@ impl Client {
         if let (Wire::Http(http), Some(version)) = (&mut self.wire, version) {
             http.set_protocol(version);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead, Write};
+    use std::net::TcpListener;
+
+    /// A Streamable HTTP server on a loopback thread that answers each POST with the next of
+    /// `responses` (raw bytes) and then holds the connection open (as a server whose event stream
+    /// stays open after the response does), recording each request's head.
+    fn server(responses: Vec<&'static [u8]>) -> (HttpSession, std::sync::mpsc::Receiver<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = HttpUrl::parse(&format!("http://{}/mcp", listener.local_addr().unwrap())).unwrap();
+        let (heads, seen) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut responses = responses.into_iter();
+            for stream in listener.incoming().flatten() {
+                let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+                let (mut head, mut length) = (String::new(), 0);
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = value.trim().parse().unwrap();
+                    }
+                    head.push_str(&line);
+                }
+                let mut body = vec![0; length];
+                reader.read_exact(&mut body).unwrap();
+                let _ = heads.send(head);
+                let Some(response) = responses.next() else { return };
+                let mut writer = stream;
+                writer.write_all(response).unwrap();
+                writer.flush().unwrap();
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_secs(30));
+                    drop(writer);
+                });
+            }
+        });
+        (HttpSession::new(url, 4096), seen)
+    }
+
+    #[test]
+    fn a_response_in_an_event_stream_is_read_as_it_arrives() {
+        let (http, seen) = server(vec![
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nMcp-Session-Id: s-1\r\nTransfer-Encoding: chunked\r\n\r\n\
+              55\r\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n\r\n\
+              40\r\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"a\":1}}\n\n\r\n",
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 36\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}",
+            b"HTTP/1.1 404 Not Found\r\nContent-Length: 15\r\n\r\nno such session",
+        ]);
+        let mut client = Client::new(Wire::Http(http), WireLog::new());
+        let began = Instant::now();
+        let result = client.call("initialize", json!({}), Duration::from_secs(10)).unwrap().unwrap();
+        assert_eq!(result, json!({"a": 1}));
+        assert!(began.elapsed() < Duration::from_secs(5), "not held by the open stream: {:?}", began.elapsed());
+        assert!(!seen.recv().unwrap().to_ascii_lowercase().contains("mcp-session-id"));
+        client.initialized(Some("2025-06-18"));
+        let trouble = client.call("tools/list", json!({}), Duration::from_secs(10)).unwrap_err();
+        assert!(trouble.what.contains("answered id 7, but the request had id 1"), "{trouble:?}");
+        let head = seen.recv().unwrap().to_ascii_lowercase();
+        assert!(head.contains("mcp-session-id: s-1") && head.contains("mcp-protocol-version: 2025-06-18"), "{head}");
+        let trouble = client.call("tools/list", json!({}), Duration::from_secs(10)).unwrap_err();
+        assert_eq!(
+            (trouble.what.as_str(), trouble.received.as_deref()),
+            ("tools/list: HTTP status 404", Some("no such session"))
+        );
+    }
+
+    #[test]
+    fn a_stream_that_never_answers_costs_the_timeout() {
+        let (http, _seen) = server(vec![b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: waiting\n\n"]);
+        let mut client = Client::new(Wire::Http(http), WireLog::new());
+        let trouble = client.call("initialize", json!({}), Duration::from_millis(300)).unwrap_err();
+        assert!(trouble.what.contains("no response within"), "{trouble:?}");
+    }
+
+    #[test]
+    fn ids_in_a_case_s_reports_are_counted_from_its_first_request() {
+        assert_eq!(
+            relative_id(r#"{"jsonrpc":"2.0","id":12,"method":"tools/call"}"#, 10),
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#
+        );
+        assert_eq!(
+            relative_id(r#"{"jsonrpc": "2.0", "id": 10, "result": {"id": 99}}"#, 10),
+            r#"{"jsonrpc": "2.0", "id": 0, "result": {"id": 99}}"#
+        );
+        assert_eq!(relative_id(r#"{"id":"abc"}"#, 3), r#"{"id":"abc"}"#);
     }
 }

@@ -375,7 +375,9 @@ impl McpTarget {
         let restarted = self.connect();
         if let Some(client) = self.client.as_mut() {
             client.quiet = false;
-            client.mark_case();
+            if new_case {
+                client.mark_case();
+            }
         }
         match restarted {
             Ok(_) => {
