@@ -404,6 +404,14 @@ impl McpTarget {
             Ok(outcome) => outcome,
             Err(trouble) => return Err(self.broken(trouble)),
         };
+        // A gateway's answer means nothing once the harness's own upstream is gone.
+        if let Some(status) = self.upstream.as_mut().and_then(StdioChannel::exit_status) {
+            let mut reason = format!("the harness's upstream MCP server exited ({status}) during tools/call of {name}");
+            for line in self.upstream.as_ref().and_then(StdioChannel::stderr_tail).unwrap_or_default() {
+                reason.push_str(&format!("\n    | {line}"));
+            }
+            return Err(TargetError::Broken(reason));
+        }
         let runs = record.runs_since_mark(name).map_err(|why| {
             TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {}", record.path().display()))
         })?;
