@@ -140,6 +140,8 @@ fn call(
                 }
                 return Ok(("result", result));
             }
+            // The reference always rejects with its error object.
+            Invocation::RejectedUnstructured { message, .. } => return Err(message),
         }
     };
     let response = upstream.request("tools/call", object([("name", name.into()), ("arguments", forwarded)]))?;

@@ -107,6 +107,9 @@ fn main() {
     if let Ok(mode) = std::env::var(gauntlet::MODE) {
         gauntlet::broken(&mode);
     }
+    if std::env::var_os(mcp::GATEWAY_MODE).is_some() {
+        mcp::gateway();
+    }
     let args = libtest_mimic::Arguments::from_args();
     let mut trials = tests();
     trials.extend(registration::trials());

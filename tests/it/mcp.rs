@@ -1,10 +1,14 @@
 //! `run` over MCP itself, as a user of an MCP server or gateway runs it: the harness's own
 //! recording upstream as a server under test that never validates (over stdio, and over
-//! Streamable HTTP with the manifest `tool-conformance manifest` prints), a gateway already serving
-//! Streamable HTTP configured with the upstream the harness prints, an MCP server that talks
-//! between its answers (notifications, a ping), hostile MCP peers (a garbage line, a hang, a
-//! 100 MB line, a crash), each an error with its reason and a written report, and the flags a run
-//! over MCP refuses. The example gateway over stdio is tested in `mcp_gateway`.
+//! Streamable HTTP with the manifest `tool-conformance manifest` prints), the example gateway
+//! (`examples/mcp-gateway.rs`) validating, forwarding without validating, and answering errors as
+//! text alone, an MCP server that talks between its answers (notifications, a ping), hostile MCP
+//! peers (a garbage line, a hang, a 100 MB line, a crash), each an error with its reason and a
+//! written report, and the flags a run over MCP refuses.
+//!
+//! The example gateway is compiled into this test binary and run as this binary with
+//! [`GATEWAY_MODE`] set (as the gauntlet's broken implementations are), so the gateway the tests
+//! run is always the example as it is now, whatever `cargo test` built.
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -15,6 +19,80 @@ use std::time::{Duration, Instant};
 use crate::util::{text, tool};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tool-conformance");
+
+#[path = "../../examples/mcp-gateway.rs"]
+mod gateway;
+
+/// Set, this test binary is the example gateway (its first argument its mode).
+pub(crate) const GATEWAY_MODE: &str = "MCP_GATEWAY_MODE";
+
+/// Runs the example gateway and exits with its result.
+pub(crate) fn gateway() -> ! {
+    match gateway::main() {
+        Ok(()) => std::process::exit(0),
+        Err(why) => {
+            eprintln!("{why}");
+            std::process::exit(1)
+        }
+    }
+}
+
+/// `run --mcp-gateway` of the example gateway in `mode` (nothing for its default), on `selection`,
+/// with the report written to `dir`: the output and the standing.
+fn run_gateway(mode: &str, selection: &[&str], dir: &Path) -> (std::process::Output, Value) {
+    let exe = std::env::current_exe().expect("this test binary");
+    let gateway = format!("{} {mode}", shlex::try_quote(exe.to_str().expect("a UTF-8 path")).expect("quoted"));
+    let report = dir.join(format!("report{mode}"));
+    let output = Command::new(BINARY)
+        .args(["run", "--mcp-gateway", &gateway, "--report", report.to_str().unwrap()])
+        .args(selection)
+        .env(GATEWAY_MODE, "1")
+        .output()
+        .expect("run the binary");
+    let standing = standing(&report);
+    (output, standing)
+}
+
+fn a_gateway_that_validates_conforms_on_plat_162() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (output, standing) = run_gateway("", &["--rule", "PLAT-162"], dir.path());
+    assert_eq!(output.status.code(), Some(tool_conformance::exit::CONFORMS as i32), "{}", text(&output));
+    assert_eq!(verdict(&standing, "PLAT-162"), "conforms", "{}", text(&output));
+    assert_eq!(standing["implementation"]["name"], "mcp-gateway-example", "named by the gateway's own serverInfo");
+    // Its rejections carry the error object by the convention, so every one was judged in full.
+    assert_eq!(count(&standing, "skip"), 0, "{}", text(&output));
+    assert_eq!(count(&standing, "error"), 0, "{}", text(&output));
+}
+
+fn a_gateway_that_forwards_without_validating_does_not_conform_with_the_handler_runs_shown() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (output, standing) = run_gateway("--forward-only", &["--rule", "PLAT-162"], dir.path());
+    assert_eq!(output.status.code(), Some(tool_conformance::exit::NONCONFORMING as i32), "{}", text(&output));
+    assert_eq!(verdict(&standing, "PLAT-162"), "does_not_conform");
+    let case = cases(&standing)
+        .iter()
+        .find(|c| c["id"] == "PLAT-162/before-handler/first-tool-wrapped")
+        .expect("the case ran");
+    assert_eq!(case["status"], "fail");
+    // The upstream handler ran, behind the gateway, with what the gateway forwarded.
+    assert_eq!((&case["actual"]["outcome"], &case["actual"]["handler_calls"]), (&serde_json::json!("executed"), &serde_json::json!(1)));
+    assert!(text(&output).contains("\"handler_calls\": 1"), "{}", text(&output));
+}
+
+fn a_gateway_whose_errors_are_text_alone_is_incomplete_never_conforming() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (output, standing) = run_gateway("--text-errors", &["--rule", "PLAT-162"], dir.path());
+    assert_eq!(verdict(&standing, "PLAT-162"), "incomplete", "{}", text(&output));
+    assert_eq!(count(&standing, "fail"), 0, "what MCP shows of its errors holds: {}", text(&output));
+    let skips: Vec<&Value> = cases(&standing).iter().filter(|c| c["status"] == "skip").collect();
+    assert!(!skips.is_empty());
+    for skip in skips {
+        let reason = skip["reason"].as_str().unwrap_or_default();
+        assert!(reason.starts_with("not observable over MCP: the error carries no structured problems"), "{skip}");
+    }
+    // The cases whose calls run are judged as ever.
+    assert!(count(&standing, "pass") > 0);
+}
 
 /// An MCP server on stdio, in Python's standard library alone, that publishes the manifest's
 /// tools and records each call as the record asks, but misbehaves on `tools/call` as its first
@@ -275,9 +353,9 @@ fn a_server_that_talks_between_its_answers_is_read_like_one_that_does_not() {
     assert_eq!(statuses(&chatty), statuses(&quiet));
 }
 
-/// Runs a few cases against the hostile server in `mode`, with a short timeout and one restart:
-/// the report written, every case an error, and the reasons.
-fn hostile(mode: &str) -> (Vec<String>, Duration) {
+/// Runs a few cases against the hostile server in `mode`, with `timeout` and one restart: the
+/// report written, every case an error, and the reasons.
+fn hostile(mode: &str, timeout: &str) -> (Vec<String>, Duration) {
     let script = python();
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().join("report");
@@ -290,7 +368,7 @@ fn hostile(mode: &str) -> (Vec<String>, Duration) {
         "--case",
         "PLAT-162/before-handler/*-tool-wrapped",
         "--timeout",
-        "1s",
+        timeout,
         "--restarts",
         "1",
         "--report",
@@ -315,24 +393,26 @@ fn hostile(mode: &str) -> (Vec<String>, Duration) {
 }
 
 fn a_garbage_line_is_an_error_that_quotes_it() {
-    let (reasons, _) = hostile("garbage");
+    let (reasons, _) = hostile("garbage", "5s");
     assert!(reasons[0].contains("not an MCP message") && reasons[0].contains("this is not a message"), "{}", reasons[0]);
     assert!(reasons[2].contains("can no longer be started"), "{}", reasons[2]);
 }
 
 fn a_hang_costs_the_timeout_and_no_more() {
-    let (reasons, elapsed) = hostile("hang");
+    let (reasons, elapsed) = hostile("hang", "1s");
     assert!(reasons[0].contains("no response within 1s"), "{}", reasons[0]);
     assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
 }
 
 fn a_100_mb_line_is_cut_at_the_cap() {
-    let (reasons, _) = hostile("huge");
+    // Time enough to write the cap's 8 MiB on a loaded machine: the line is cut at the cap, not
+    // at the timeout.
+    let (reasons, _) = hostile("huge", "20s");
     assert!(reasons[0].contains("longer than"), "{}", reasons[0]);
 }
 
 fn a_crash_is_an_error_with_its_exit_and_stderr() {
-    let (reasons, _) = hostile("crash");
+    let (reasons, _) = hostile("crash", "5s");
     assert!(reasons[0].contains("exited") && reasons[0].contains("boom: the server fell over"), "{}", reasons[0]);
 }
 
@@ -349,6 +429,9 @@ fn a_run_over_mcp_refuses_more_than_one_job_and_protocol_flags() {
 
 tests![
     a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints,
+    a_gateway_that_validates_conforms_on_plat_162,
+    a_gateway_that_forwards_without_validating_does_not_conform_with_the_handler_runs_shown,
+    a_gateway_whose_errors_are_text_alone_is_incomplete_never_conforming,
     a_server_that_records_but_never_validates_does_not_conform_with_the_handler_runs_shown,
     the_streamable_http_route_reads_the_record_the_server_was_given,
     a_server_that_talks_between_its_answers_is_read_like_one_that_does_not,
