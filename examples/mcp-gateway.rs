@@ -129,9 +129,6 @@ fn call(
     } else {
         match reference.invoke(name, Transport::Structured, &arguments).map_err(|e| e.to_string())? {
             Invocation::Executed { received, .. } => received,
-            Invocation::RejectedUnstructured { message, .. } => {
-                return Err(format!("the reference gave no error object: {message}"));
-            }
             Invocation::Rejected { error, .. } => {
                 let text = error.get("message").and_then(Value::as_str).unwrap_or("invalid arguments").to_string();
                 let mut result = object([

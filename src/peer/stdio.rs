@@ -284,6 +284,15 @@ impl StdioChannel {
         }
     }
 
+    /// How the process ended, once it has; `None` while it runs (or was never started).
+    pub(crate) fn exit_status(&mut self) -> Option<String> {
+        let process = self.process.as_mut()?;
+        match process.child.try_wait() {
+            Ok(Some(status)) => Some(status.to_string()),
+            _ => None,
+        }
+    }
+
     /// Why stdout ended: the process exited (with what), or it only closed stdout.
     fn ended(&mut self) -> ChannelError {
         let Some(process) = self.process.as_mut() else {

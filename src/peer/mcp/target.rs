@@ -404,11 +404,16 @@ impl McpTarget {
             Ok(outcome) => outcome,
             Err(trouble) => return Err(self.broken(trouble)),
         };
-        // The record's file name, not its path: the run's record is in a fresh temp folder, and a
-        // published standing must be the same from run to run.
+        // A gateway's answer means nothing once the harness's own upstream is gone.
+        if let Some(status) = self.upstream.as_mut().and_then(StdioChannel::exit_status) {
+            let mut reason = format!("the harness's upstream MCP server exited ({status}) during tools/call of {name}");
+            for line in self.upstream.as_ref().and_then(StdioChannel::stderr_tail).unwrap_or_default() {
+                reason.push_str(&format!("\n    | {line}"));
+            }
+            return Err(TargetError::Broken(reason));
+        }
         let runs = record.runs_since_mark(name).map_err(|why| {
-            let file = record.path().file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {file}"))
+            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {}", record.path().display()))
         })?;
         let handler_calls = runs.count;
         Ok(match outcome {
