@@ -412,8 +412,11 @@ impl McpTarget {
             }
             return Err(TargetError::Broken(reason));
         }
+        // The record's file name, not its path: the run's record is in a fresh temp folder, and a
+        // published standing must be the same from run to run.
         let runs = record.runs_since_mark(name).map_err(|why| {
-            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {}", record.path().display()))
+            let file = record.path().file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {file}"))
         })?;
         let handler_calls = runs.count;
         Ok(match outcome {
