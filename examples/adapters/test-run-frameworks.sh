@@ -24,26 +24,43 @@ cp reports/python/standing.json "reports/$name/"
 [ -f reports/python/expected-failures.yaml ] && cp reports/python/expected-failures.yaml "reports/$name/"
 
 failures=0
-out="$(bash examples/adapters/run-frameworks.sh --check "$name" 2>&1)"
-if [ $? -eq 0 ] && grep -q "ok       $name: as published" <<<"$out"; then
-  echo "ok: the unchanged copy passes --check as published"
-else
-  echo "FAIL: the unchanged copy does not pass --check:"; echo "$out" | sed 's/^/  /'
-  failures=$((failures + 1))
-fi
+# passes NAME WHAT [ALSO]: `run-frameworks.sh --check NAME` must pass as published (and print the
+# text ALSO); says so with WHAT, and with the count of reproductions shown when ALSO is given.
+passes() {
+  local out
+  out="$(bash examples/adapters/run-frameworks.sh --check "$1" 2>&1)"
+  if [ $? -eq 0 ] && grep -q "ok       $1: as published" <<<"$out" && { [ -z "${3:-}" ] || grep -q "$3" <<<"$out"; }; then
+    echo "ok: $2${3:+: $(grep -o "[0-9]* $3" <<<"$out")}"
+  else
+    echo "FAIL: $2 does not hold:"; echo "$out" | sed 's/^/  /'
+    failures=$((failures + 1))
+  fi
+}
+# fails NAME WHAT [ALSO]: `run-frameworks.sh --check NAME` must fail the row (and print the text
+# ALSO); says so with WHAT and the line that says why.
+fails() {
+  local out
+  out="$(bash examples/adapters/run-frameworks.sh --check "$1" 2>&1)"
+  if [ $? -ne 0 ] && grep -q -- "--       $1: FAILED" <<<"$out" && { [ -z "${3:-}" ] || grep -q "$3" <<<"$out"; }; then
+    if [ -n "${3:-}" ]; then
+      echo "ok: $2: $(grep -m1 "$3" <<<"$out" | sed 's/^ *//' | cut -c1-240)"
+    else
+      echo "ok: $2: $(grep -- "--       $1" <<<"$out" | sed 's/^ *-- *//' | cut -c1-240)"
+    fi
+  else
+    echo "FAIL: $2 does not hold:"; echo "$out" | sed 's/^/  /'
+    failures=$((failures + 1))
+  fi
+}
+
+passes "$name" "the unchanged copy passes --check as published"
 
 sed -i 's/transports=\["direct", "structured", "http"\]/transports=["direct", "structured"]/' "$dir/adapter.py"
 if ! grep -q 'transports=\["direct", "structured"\]' "$dir/adapter.py"; then
   echo "FAIL: the example adapter's transports line was not found to change"
   exit 1
 fi
-out="$(bash examples/adapters/run-frameworks.sh --check "$name" 2>&1)"
-if [ $? -ne 0 ] && grep -q -- "--       $name: FAILED" <<<"$out"; then
-  echo "ok: the changed copy fails --check: $(grep -- "--       $name" <<<"$out" | sed 's/^ *-- *//')"
-else
-  echo "FAIL: the changed copy passes --check:"; echo "$out" | sed 's/^/  /'
-  failures=$((failures + 1))
-fi
+fails "$name" "the changed copy fails --check"
 
 # A reproduction that drifts from the adapter's own code.
 if [ ! -x examples/adapters/llama-index/.venv/bin/python ]; then
@@ -55,25 +72,13 @@ mkdir -p "$ddir" "reports/$drift"
 cp examples/adapters/llama-index/{adapter.conf,about.yaml,adapter.py,tool.py,repro_template.py,requirements.txt} "$ddir/"
 ln -s "$PWD/examples/adapters/llama-index/.venv" "$ddir/.venv"
 cp reports/llama-index/{standing.json,expected-failures.yaml} "reports/$drift/"
-out="$(bash examples/adapters/run-frameworks.sh --check "$drift" 2>&1)"
-if [ $? -eq 0 ] && grep -q "ok       $drift: as published" <<<"$out" && grep -q "showing what the page records" <<<"$out"; then
-  echo "ok: the faithful reproductions pass --check: $(grep -o '[0-9]* showing what the page records' <<<"$out")"
-else
-  echo "FAIL: the faithful copy does not pass --check:"; echo "$out" | sed 's/^/  /'
-  failures=$((failures + 1))
-fi
+passes "$drift" "the faithful reproductions pass --check" "showing what the page records"
 sed -i 's/adapter_tool.reproduce(NAME, SCHEMA, /adapter_tool.reproduce(NAME, dict(SCHEMA, required=[]), /' "$ddir/repro_template.py"
 if ! grep -q 'dict(SCHEMA, required=\[\])' "$ddir/repro_template.py"; then
   echo "FAIL: the llama-index reproduction template's call was not found to change"
   exit 1
 fi
-out="$(bash examples/adapters/run-frameworks.sh --check "$drift" 2>&1)"
-if [ $? -ne 0 ] && grep -q -- "--       $drift: FAILED" <<<"$out" && grep -q "does not show what its page records" <<<"$out"; then
-  echo "ok: the drifted reproduction fails --check: $(grep -m1 'does not show what its page records' <<<"$out" | sed 's/^ *//')"
-else
-  echo "FAIL: the drifted reproduction passes --check:"; echo "$out" | sed 's/^/  /'
-  failures=$((failures + 1))
-fi
+fails "$drift" "the drifted reproduction fails --check" "does not show what its page records"
 # A row over MCP: run with --mcp-server, its page's reproductions compared with its MCP exchanges.
 if [ ! -x examples/adapters/mcp-python-over-mcp/.venv/bin/python ]; then
   bash examples/adapters/run-frameworks.sh --check mcp-python-over-mcp >/dev/null 2>&1 \
@@ -84,23 +89,11 @@ mkdir -p "$odir" "reports/$over"
 cp examples/adapters/mcp-python-over-mcp/{adapter.conf,about.yaml,server.py,repro.py,requirements.txt} "$odir/"
 ln -s "$PWD/examples/adapters/mcp-python-over-mcp/.venv" "$odir/.venv"
 cp reports/mcp-python-over-mcp/{standing.json,expected-failures.yaml} "reports/$over/"
-out="$(bash examples/adapters/run-frameworks.sh --check "$over" 2>&1)"
-if [ $? -eq 0 ] && grep -q "ok       $over: as published" <<<"$out" && grep -q "showing what the page records" <<<"$out"; then
-  echo "ok: the unchanged row over MCP passes --check: $(grep -o '[0-9]* showing what the page records' <<<"$out")"
-else
-  echo "FAIL: the unchanged row over MCP does not pass --check:"; echo "$out" | sed 's/^/  /'
-  failures=$((failures + 1))
-fi
+passes "$over" "the unchanged row over MCP passes --check" "showing what the page records"
 sed -i 's/if v is not signature.NOT_SENT})/if v is not signature.NOT_SENT and k != "title"})/' "$odir/server.py"
 if ! grep -q 'and k != "title"' "$odir/server.py"; then
   echo "FAIL: the server's recording line was not found to change"
   exit 1
 fi
-out="$(bash examples/adapters/run-frameworks.sh --check "$over" 2>&1)"
-if [ $? -ne 0 ] && grep -q -- "--       $over: FAILED" <<<"$out"; then
-  echo "ok: the changed row over MCP fails --check: $(grep -- "--       $over" <<<"$out" | sed 's/^ *-- *//' | cut -c1-200)"
-else
-  echo "FAIL: the changed row over MCP passes --check:"; echo "$out" | sed 's/^/  /'
-  failures=$((failures + 1))
-fi
+fails "$over" "the changed row over MCP fails --check"
 [ "$failures" -eq 0 ]
