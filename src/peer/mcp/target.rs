@@ -434,6 +434,17 @@ impl McpTarget {
         })
     }
 
+    /// What to do about a tool missing from the listing, when the route makes it likely.
+    fn unlisted_hint(&self) -> &'static str {
+        match self.route {
+            McpRoute::ServerUrl { .. } => {
+                "; a server started by hand publishes the manifest `tool-conformance manifest` prints with the \
+                 run's selection flags"
+            }
+            _ => "",
+        }
+    }
+
     /// The published name of a tool of the current registration.
     fn published(&self, tool: &str) -> Result<String, TargetError> {
         self.names
@@ -509,8 +520,9 @@ impl Target for McpTarget {
             ));
         };
         if !self.listing.contains_key(&name) {
+            let hint = self.unlisted_hint();
             return Err(TargetError::Broken(format!(
-                "tools/list does not list {name}, the tool of this normalize schema"
+                "tools/list does not list {name}, the tool of this normalize schema{hint}"
             )));
         }
         match self.call_tool(&name, arguments)? {
@@ -534,8 +546,9 @@ impl Target for McpTarget {
             if !self.listing.contains_key(published) {
                 let also =
                     if published == tool.name { String::new() } else { format!(" (the case's {:?})", tool.name) };
+                let hint = self.unlisted_hint();
                 return Err(TargetError::Broken(format!(
-                    "tools/list does not list the tool {published:?}{also}: the implementation did not publish it"
+                    "tools/list does not list the tool {published:?}{also}: the implementation did not publish it{hint}"
                 )));
             }
             self.names.insert(tool.name.clone(), published.to_string());
