@@ -495,6 +495,34 @@ mod tests {
     }
 
     #[test]
+    fn over_stdio_notifications_are_dropped_and_a_ping_is_answered_before_the_response() {
+        // The server logs, pings the harness, writes the harness's answer to stderr, then answers.
+        let script = r#"read request
+            echo '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}'
+            echo
+            echo '{"jsonrpc":"2.0","id":"p1","method":"ping"}'
+            read pong; echo "$pong" >&2
+            echo '{"jsonrpc":"2.0","id":"r1","method":"roots/list"}'
+            read refused; echo "$refused" >&2
+            echo '{"jsonrpc":"2.0","id":0,"result":{"z":12345678901234567890123,"a":1}}'
+            read request
+            echo 'not a message'"#;
+        let command =
+            crate::peer::spec::CommandLine::parse(&format!("sh -c {}", shlex::try_quote(script).unwrap())).unwrap();
+        let mut client = Client::new(Wire::Stdio(StdioChannel::new(command, 1024, 10)), WireLog::new());
+        client.open().unwrap();
+        let result = client.call("initialize", json!({}), Duration::from_secs(10)).unwrap().unwrap();
+        assert_eq!(result.to_string(), r#"{"z":12345678901234567890123,"a":1}"#, "exact, in order");
+        let trouble = client.call("tools/list", json!({}), Duration::from_secs(10)).unwrap_err();
+        assert!(trouble.what.contains("not an MCP message") && trouble.restart, "{trouble:?}");
+        assert_eq!(trouble.received.as_deref(), Some("not a message"));
+        client.close();
+        let stderr = client.stderr_tail().unwrap();
+        assert_eq!(stderr[0], r#"{"jsonrpc":"2.0","id":"p1","result":{}}"#);
+        assert!(stderr[1].contains(r#""id":"r1","error":{"code":-32601"#), "{stderr:?}");
+    }
+
+    #[test]
     fn a_stream_that_never_answers_costs_the_timeout() {
         let (http, _seen) = server(vec![b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: waiting\n\n"]);
         let mut client = Client::new(Wire::Http(http), WireLog::new());
