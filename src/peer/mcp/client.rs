@@ -70,12 +70,15 @@ pub(crate) struct Client {
     log: WireLog,
     /// Whether exchanges are kept from the current case's reports (a restart's).
     pub quiet: bool,
+    /// How messages name the server, when not by its channel (a command line whose words hold
+    /// what changes from one run to the next, such as a port).
+    pub label: Option<String>,
 }
 
 impl Client {
     /// A client over `wire`, recording its exchanges into `log`.
     pub(crate) fn new(wire: Wire, log: WireLog) -> Client {
-        Client { wire, next_id: 0, base: 0, log, quiet: false }
+        Client { wire, next_id: 0, base: 0, log, quiet: false, label: None }
     }
 
     /// Starts the server's process (or forgets the last HTTP session).
@@ -120,6 +123,9 @@ impl Client {
 
     /// The server, for messages: its command line, or how it is reached (no port).
     pub(crate) fn describe(&self) -> String {
+        if let Some(label) = &self.label {
+            return label.clone();
+        }
         match &self.wire {
             Wire::Stdio(channel) => channel.describe().replace("(over stdio)", "(MCP over stdio)"),
             Wire::Http(_) => "the MCP server at the URL given (over Streamable HTTP)".into(),

@@ -167,7 +167,13 @@ impl McpTarget {
                 Wire::Http(HttpSession::new(url.clone(), max))
             }
         };
-        self.client = Some(Client::new(wire, self.log.clone()));
+        let mut client = Client::new(wire, self.log.clone());
+        if let McpRoute::Gateway(command) = &self.route {
+            // Named as given, with its placeholders: the upstream's port and folder change
+            // from one run to the next, and reports must not.
+            client.label = Some(format!("`{}` (MCP over stdio)", command.as_str()));
+        }
+        self.client = Some(client);
         self.record = Some(Record::new(record, max));
         self.folder = Some(folder);
         Ok(())
@@ -413,7 +419,12 @@ impl McpTarget {
             return Err(TargetError::Broken(reason));
         }
         let runs = record.runs_since_mark(name).map_err(|why| {
-            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {}", record.path().display()))
+            // A record the harness made is named without its folder, which changes every run.
+            let path = match &self.route {
+                McpRoute::ServerUrl { record, .. } => record.display().to_string(),
+                _ => "the run's record (TOOL_CONFORMANCE_RECORD)".into(),
+            };
+            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {path}"))
         })?;
         let handler_calls = runs.count;
         Ok(match outcome {
