@@ -231,7 +231,7 @@ fn a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints() {
 
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON ({e})", path.display()))
+    tool_conformance::json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON ({e})", path.display()))
 }
 
 /// The standing.json of a run written to `dir`.
