@@ -75,6 +75,21 @@ impl Drop for RunFolder {
 }
 
 /// An MCP server or gateway under test, reached over MCP.
+///
+/// ```no_run
+/// use tool_conformance::mcp::Manifest;
+/// use tool_conformance::{CommandLine, Corpus, Limits, McpRoute, McpTarget, Selection, WireLog, run};
+///
+/// let corpus = Corpus::embedded().expect("the corpus loads");
+/// let selection = Selection::all();
+/// // Every tool of the selected cases, published at once.
+/// let manifest = Manifest::of(corpus.cases.iter().filter(|c| selection.matches(c)));
+/// let rules = corpus.catalog.rules.iter().map(|r| r.id.clone()).collect();
+/// let route = McpRoute::Server(CommandLine::parse("python3 my_mcp_server.py").expect("one command"));
+/// let mut target = McpTarget::new(route, manifest, rules, Limits::default(), WireLog::new());
+/// let ran = run(&corpus, &selection, &mut target);
+/// println!("{} breaks a rule: {}", ran.implementation.name, ran.breaks_a_rule());
+/// ```
 pub struct McpTarget {
     route: McpRoute,
     manifest: Manifest,
