@@ -282,5 +282,9 @@ mod tests {
         assert!(http.instances(Some(3)).is_err());
         assert_eq!(TargetSpec::Reference.instances(Some(4)), Ok(4));
         assert_eq!(TargetSpec::Reference.instances(Some(0)), Err(ConfigError::NoJobs));
+        let mcp = TargetSpec::Mcp(crate::peer::spec::McpRoute::Server(CommandLine::parse("server").unwrap()));
+        assert_eq!((mcp.instances(None), mcp.instances(Some(1))), (Ok(1), Ok(1)));
+        assert_eq!(mcp.instances(Some(2)), Err(ConfigError::McpJobs("--mcp-server")));
+        assert_eq!(mcp.count(8), 1, "one server, one record");
     }
 }

@@ -231,7 +231,7 @@ fn a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints() {
 
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON ({e})", path.display()))
+    tool_conformance::json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON ({e})", path.display()))
 }
 
 /// The standing.json of a run written to `dir`.
@@ -284,6 +284,28 @@ fn a_server_that_records_but_never_validates_does_not_conform_with_the_handler_r
     assert!(exchange.contains("tools/call") && exchange.contains("create_folder"), "{exchange}");
     // Calls the rule lets through reach the handler with the arguments exactly as sent.
     assert!(count(&standing, "pass") > 0, "{}", text(&output));
+}
+
+fn reports_over_mcp_read_the_same_from_run_to_run_and_in_any_selection() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = format!("{BINARY} mcp-upstream");
+    let report = |name: &str, selection: &str| {
+        let report = dir.path().join(name);
+        tool(&["run", "--mcp-server", &server, "--case", selection, "--report", report.to_str().unwrap()]);
+        report
+    };
+    let (first, again) = (report("first", "PLAT-162/*"), report("again", "PLAT-162/*"));
+    for file in ["standing.json", "junit.xml", "standing.md"] {
+        let read = |dir: &Path| std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(read(&first) == read(&again), "{file} differs between two runs");
+    }
+    // A case reads the same, its exchanges included, whichever cases ran before it.
+    let alone = standing(&report("alone", "PLAT-162/before-handler/shared-name-string-tool"));
+    let whole = standing(&first);
+    let case = &cases(&alone)[0];
+    assert_eq!(case["status"], "fail", "{case}");
+    assert!(case["exchange"].to_string().contains(r#"\"id\":0"#), "ids counted from the case's first call: {case}");
+    assert_eq!(Some(case), cases(&whole).iter().find(|c| c["id"] == case["id"]));
 }
 
 /// `mcp-upstream` on a loopback port with the manifest of the selection `selection`: the process,
@@ -428,6 +450,7 @@ fn a_run_over_mcp_refuses_more_than_one_job_and_protocol_flags() {
 }
 
 tests![
+    reports_over_mcp_read_the_same_from_run_to_run_and_in_any_selection,
     a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints,
     a_gateway_that_validates_conforms_on_plat_162,
     a_gateway_that_forwards_without_validating_does_not_conform_with_the_handler_runs_shown,

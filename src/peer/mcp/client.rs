@@ -70,12 +70,15 @@ pub(crate) struct Client {
     log: WireLog,
     /// Whether exchanges are kept from the current case's reports (a restart's).
     pub quiet: bool,
+    /// How messages name the server, when not by its channel (a command line whose words hold
+    /// what changes from one run to the next, such as a port).
+    pub label: Option<String>,
 }
 
 impl Client {
     /// A client over `wire`, recording its exchanges into `log`.
     pub(crate) fn new(wire: Wire, log: WireLog) -> Client {
-        Client { wire, next_id: 0, base: 0, log, quiet: false }
+        Client { wire, next_id: 0, base: 0, log, quiet: false, label: None }
     }
 
     /// Starts the server's process (or forgets the last HTTP session).
@@ -120,6 +123,9 @@ impl Client {
 
     /// The server, for messages: its command line, or how it is reached (no port).
     pub(crate) fn describe(&self) -> String {
+        if let Some(label) = &self.label {
+            return label.clone();
+        }
         match &self.wire {
             Wire::Stdio(channel) => channel.describe().replace("(over stdio)", "(MCP over stdio)"),
             Wire::Http(_) => "the MCP server at the URL given (over Streamable HTTP)".into(),
@@ -492,6 +498,34 @@ mod tests {
             (trouble.what.as_str(), trouble.received.as_deref()),
             ("tools/list: HTTP status 404", Some("no such session"))
         );
+    }
+
+    #[test]
+    fn over_stdio_notifications_are_dropped_and_a_ping_is_answered_before_the_response() {
+        // The server logs, pings the harness, writes the harness's answer to stderr, then answers.
+        let script = r#"read request
+            echo '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}'
+            echo
+            echo '{"jsonrpc":"2.0","id":"p1","method":"ping"}'
+            read pong; echo "$pong" >&2
+            echo '{"jsonrpc":"2.0","id":"r1","method":"roots/list"}'
+            read refused; echo "$refused" >&2
+            echo '{"jsonrpc":"2.0","id":0,"result":{"z":12345678901234567890123,"a":1}}'
+            read request
+            echo 'not a message'"#;
+        let command =
+            crate::peer::spec::CommandLine::parse(&format!("sh -c {}", shlex::try_quote(script).unwrap())).unwrap();
+        let mut client = Client::new(Wire::Stdio(StdioChannel::new(command, 1024, 10)), WireLog::new());
+        client.open().unwrap();
+        let result = client.call("initialize", json!({}), Duration::from_secs(10)).unwrap().unwrap();
+        assert_eq!(result.to_string(), r#"{"z":12345678901234567890123,"a":1}"#, "exact, in order");
+        let trouble = client.call("tools/list", json!({}), Duration::from_secs(10)).unwrap_err();
+        assert!(trouble.what.contains("not an MCP message") && trouble.restart, "{trouble:?}");
+        assert_eq!(trouble.received.as_deref(), Some("not a message"));
+        client.close();
+        let stderr = client.stderr_tail().unwrap();
+        assert_eq!(stderr[0], r#"{"jsonrpc":"2.0","id":"p1","result":{}}"#);
+        assert!(stderr[1].contains(r#""id":"r1","error":{"code":-32601"#), "{stderr:?}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::json::Value;
 use crate::json::inert::one_line;
 use crate::peer::transcript::truncate;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// How much of a bad line a reason quotes.
 const QUOTED_CHARS: usize = 200;
@@ -38,11 +38,6 @@ impl Record {
     /// The record at `path`, of which one call's lines are read up to `max_bytes`.
     pub(crate) fn new(path: PathBuf, max_bytes: usize) -> Record {
         Record { path, mark: 0, max_bytes }
-    }
-
-    /// The file.
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Marks where the file ends now: what is appended after this belongs to the next call.
@@ -115,6 +110,7 @@ impl Record {
 mod tests {
     use super::*;
     use std::io::Write;
+    use std::path::Path;
 
     fn append(path: &Path, text: &str) {
         std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap().write_all(text.as_bytes()).unwrap();

@@ -75,6 +75,21 @@ impl Drop for RunFolder {
 }
 
 /// An MCP server or gateway under test, reached over MCP.
+///
+/// ```no_run
+/// use tool_conformance::mcp::Manifest;
+/// use tool_conformance::{CommandLine, Corpus, Limits, McpRoute, McpTarget, Selection, WireLog, run};
+///
+/// let corpus = Corpus::embedded().expect("the corpus loads");
+/// let selection = Selection::all();
+/// // Every tool of the selected cases, published at once.
+/// let manifest = Manifest::of(corpus.cases.iter().filter(|c| selection.matches(c)));
+/// let rules = corpus.catalog.rules.iter().map(|r| r.id.clone()).collect();
+/// let route = McpRoute::Server(CommandLine::parse("python3 my_mcp_server.py").expect("one command"));
+/// let mut target = McpTarget::new(route, manifest, rules, Limits::default(), WireLog::new());
+/// let ran = run(&corpus, &selection, &mut target);
+/// println!("{} breaks a rule: {}", ran.implementation.name, ran.breaks_a_rule());
+/// ```
 pub struct McpTarget {
     route: McpRoute,
     manifest: Manifest,
@@ -167,7 +182,13 @@ impl McpTarget {
                 Wire::Http(HttpSession::new(url.clone(), max))
             }
         };
-        self.client = Some(Client::new(wire, self.log.clone()));
+        let mut client = Client::new(wire, self.log.clone());
+        if let McpRoute::Gateway(command) = &self.route {
+            // Named as given, with its placeholders: the upstream's port and folder change
+            // from one run to the next, and reports must not.
+            client.label = Some(format!("`{}` (MCP over stdio)", command.as_str()));
+        }
+        self.client = Some(client);
         self.record = Some(Record::new(record, max));
         self.folder = Some(folder);
         Ok(())
@@ -412,11 +433,13 @@ impl McpTarget {
             }
             return Err(TargetError::Broken(reason));
         }
-        // The record's file name, not its path: the run's record is in a fresh temp folder, and a
-        // published standing must be the same from run to run.
         let runs = record.runs_since_mark(name).map_err(|why| {
-            let file = record.path().file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {file}"))
+            // A record the harness made is named without its folder, which changes every run.
+            let path = match &self.route {
+                McpRoute::ServerUrl { record, .. } => record.display().to_string(),
+                _ => "the run's record (TOOL_CONFORMANCE_RECORD)".into(),
+            };
+            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {path}"))
         })?;
         let handler_calls = runs.count;
         Ok(match outcome {
@@ -435,6 +458,17 @@ impl McpTarget {
                 }
             },
         })
+    }
+
+    /// What to do about a tool missing from the listing, when the route makes it likely.
+    fn unlisted_hint(&self) -> &'static str {
+        match self.route {
+            McpRoute::ServerUrl { .. } => {
+                "; a server started by hand publishes the manifest `tool-conformance manifest` prints with the \
+                 run's selection flags"
+            }
+            _ => "",
+        }
     }
 
     /// The published name of a tool of the current registration.
@@ -512,8 +546,9 @@ impl Target for McpTarget {
             ));
         };
         if !self.listing.contains_key(&name) {
+            let hint = self.unlisted_hint();
             return Err(TargetError::Broken(format!(
-                "tools/list does not list {name}, the tool of this normalize schema"
+                "tools/list does not list {name}, the tool of this normalize schema{hint}"
             )));
         }
         match self.call_tool(&name, arguments)? {
@@ -537,8 +572,9 @@ impl Target for McpTarget {
             if !self.listing.contains_key(published) {
                 let also =
                     if published == tool.name { String::new() } else { format!(" (the case's {:?})", tool.name) };
+                let hint = self.unlisted_hint();
                 return Err(TargetError::Broken(format!(
-                    "tools/list does not list the tool {published:?}{also}: the implementation did not publish it"
+                    "tools/list does not list the tool {published:?}{also}: the implementation did not publish it{hint}"
                 )));
             }
             self.names.insert(tool.name.clone(), published.to_string());
