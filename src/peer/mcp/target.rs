@@ -149,7 +149,7 @@ impl McpTarget {
         std::fs::write(&manifest, self.manifest.to_text())
             .map_err(|e| format!("the manifest cannot be written to {}: {e}", manifest.display()))?;
         let record = match &self.route {
-            McpRoute::ServerUrl { record, .. } => record.clone(),
+            McpRoute::ServerUrl { record, .. } | McpRoute::GatewayUrl { record: Some(record), .. } => record.clone(),
             _ => {
                 let record = folder.0.join("record.jsonl");
                 std::fs::write(&record, b"").map_err(|e| format!("the record cannot be made: {e}"))?;
@@ -161,9 +161,9 @@ impl McpTarget {
             ("TOOL_CONFORMANCE_RECORD".to_string(), record.display().to_string()),
         ];
         let mut substitutions = Vec::new();
-        if matches!(self.route, McpRoute::Gateway(_) | McpRoute::GatewayUrl(_)) {
+        if matches!(self.route, McpRoute::Gateway(_) | McpRoute::GatewayUrl { record: None, .. }) {
             let (url, command) = self.start_upstream(&manifest, &record)?;
-            if let McpRoute::GatewayUrl(_) = self.route {
+            if let McpRoute::GatewayUrl { .. } = self.route {
                 eprintln!(
                     "the harness's upstream MCP server, for the gateway to forward to:\n  Streamable HTTP: {url}\n  stdio: {command}"
                 );
@@ -178,7 +178,7 @@ impl McpTarget {
                 let command = substituted(command, &substitutions)?;
                 Wire::Stdio(StdioChannel::new(command, max, lines).with_env(env))
             }
-            McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl(url) => {
+            McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl { url, .. } => {
                 Wire::Http(HttpSession::new(url.clone(), max))
             }
         };
@@ -436,7 +436,9 @@ impl McpTarget {
         let runs = record.runs_since_mark(name).map_err(|why| {
             // A record the harness made is named without its folder, which changes every run.
             let path = match &self.route {
-                McpRoute::ServerUrl { record, .. } => record.display().to_string(),
+                McpRoute::ServerUrl { record, .. } | McpRoute::GatewayUrl { record: Some(record), .. } => {
+                    record.display().to_string()
+                }
                 _ => "the run's record (TOOL_CONFORMANCE_RECORD)".into(),
             };
             TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {path}"))
@@ -463,9 +465,9 @@ impl McpTarget {
     /// What to do about a tool missing from the listing, when the route makes it likely.
     fn unlisted_hint(&self) -> &'static str {
         match self.route {
-            McpRoute::ServerUrl { .. } => {
-                "; a server started by hand publishes the manifest `tool-conformance manifest` prints with the \
-                 run's selection flags"
+            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { record: Some(_), .. } => {
+                "; a server or upstream started by hand publishes the manifest `tool-conformance manifest` \
+                 prints with the run's selection flags"
             }
             _ => "",
         }
