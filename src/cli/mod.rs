@@ -623,8 +623,9 @@ struct McpArgs {
     /// --mcp-record.
     #[arg(long, value_name = "URL", requires = "mcp_record", conflicts_with_all = ["mcp_gateway", "mcp_gateway_url"])]
     mcp_server_url: Option<String>,
-    /// (run only) The record the --mcp-server-url server's handlers append to.
-    #[arg(long, value_name = "FILE", requires = "mcp_server_url")]
+    /// (run only) The record the handlers of the --mcp-server-url server (or of the upstream an
+    /// --mcp-gateway-url gateway forwards to, started by hand) append to.
+    #[arg(long, value_name = "FILE")]
     mcp_record: Option<PathBuf>,
     /// (run only) Test the MCP gateway this command line starts, over stdio (claims structured):
     /// the harness is also its upstream MCP server, given to it in TOOL_CONFORMANCE_UPSTREAM_URL
@@ -632,7 +633,8 @@ struct McpArgs {
     #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "mcp_gateway_url")]
     mcp_gateway: Option<String>,
     /// (run only) Test the MCP gateway serving Streamable HTTP at this URL (claims http); the
-    /// harness starts its upstream MCP server and prints how to reach it.
+    /// harness starts its upstream MCP server and prints how to reach it, or, with --mcp-record,
+    /// reads the record of an upstream started by hand (`tool-conformance mcp-upstream`).
     #[arg(long, value_name = "URL")]
     mcp_gateway_url: Option<String>,
 }
@@ -656,7 +658,12 @@ impl McpArgs {
                 record: self.mcp_record.clone().context("--mcp-server-url needs --mcp-record FILE")?,
             },
             (_, _, Some(text), _) => McpRoute::Gateway(command("--mcp-gateway", text)?),
-            (.., Some(text)) => McpRoute::GatewayUrl(url("--mcp-gateway-url", text)?),
+            (.., Some(text)) => {
+                McpRoute::GatewayUrl { url: url("--mcp-gateway-url", text)?, record: self.mcp_record.clone() }
+            }
+            _ if self.mcp_record.is_some() => {
+                anyhow::bail!("--mcp-record goes with --mcp-server-url or --mcp-gateway-url")
+            }
             _ => return Ok(None),
         }))
     }

@@ -63,9 +63,16 @@ pub enum McpRoute {
     /// `--mcp-gateway 'CMD'`: a gateway the harness starts and speaks to over stdio, forwarding
     /// to the harness's own upstream; claims `structured`.
     Gateway(CommandLine),
-    /// `--mcp-gateway-url URL`: a gateway already serving Streamable HTTP, to be configured with
-    /// the upstream the harness starts and prints; claims `http`.
-    GatewayUrl(HttpUrl),
+    /// `--mcp-gateway-url URL`: a gateway already serving Streamable HTTP; claims `http`.
+    /// Without a record, it is to be configured with the upstream the harness starts and prints;
+    /// with `--mcp-record FILE`, it already forwards to an upstream the user started (`tool-conformance
+    /// mcp-upstream` with the run's manifest and that record), and the harness starts none.
+    GatewayUrl {
+        /// Its URL.
+        url: HttpUrl,
+        /// The record of the upstream the user started, if they did.
+        record: Option<std::path::PathBuf>,
+    },
 }
 
 impl McpRoute {
@@ -74,7 +81,7 @@ impl McpRoute {
         use crate::case::tool::Transport;
         match self {
             McpRoute::Server(_) | McpRoute::Gateway(_) => Transport::Structured,
-            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl(_) => Transport::Http,
+            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { .. } => Transport::Http,
         }
     }
 
@@ -84,7 +91,7 @@ impl McpRoute {
             McpRoute::Server(_) => "--mcp-server",
             McpRoute::ServerUrl { .. } => "--mcp-server-url",
             McpRoute::Gateway(_) => "--mcp-gateway",
-            McpRoute::GatewayUrl(_) => "--mcp-gateway-url",
+            McpRoute::GatewayUrl { .. } => "--mcp-gateway-url",
         }
     }
 }

@@ -182,23 +182,41 @@ os.rename(port_file + ".part", port_file)
 server.serve_forever()
 "#;
 
-fn a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let script = dir.path().join("forwarder.py");
+/// The forwarding gateway started on a loopback port: the process, its URL, and the file it reads
+/// its upstream's URL from.
+fn forwarder(dir: &Path) -> (Child, String, PathBuf) {
+    let script = dir.join("forwarder.py");
     std::fs::write(&script, FORWARDER).expect("write the gateway");
-    let (url_file, port_file) = (dir.path().join("upstream-url"), dir.path().join("port"));
-    let mut gateway = Command::new("python3")
-        .args([&script, &url_file, &port_file])
-        .spawn()
-        .expect("start the gateway");
+    let (url_file, port_file) = (dir.join("upstream-url"), dir.join("port"));
+    let gateway = Command::new("python3").args([&script, &url_file, &port_file]).spawn().expect("start the gateway");
     let began = Instant::now();
     while !port_file.exists() && began.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(20));
     }
     let port = std::fs::read_to_string(&port_file).expect("the gateway's port");
+    (gateway, format!("http://127.0.0.1:{port}/mcp"), url_file)
+}
+
+/// What a forwarding gateway comes to: PLAT-162 broken, with the handler runs shown.
+fn forwarded_unvalidated(status: std::process::ExitStatus, report: &Path, printed: &str) {
+    assert_eq!(status.code(), Some(tool_conformance::exit::NONCONFORMING as i32), "{printed}");
+    let standing = standing(report);
+    assert_eq!(standing["implementation"]["transports"], serde_json::json!(["http"]));
+    assert_eq!(verdict(&standing, "PLAT-162"), "does_not_conform");
+    assert_eq!(count(&standing, "error"), 0, "{printed}");
+    let case = cases(&standing)
+        .iter()
+        .find(|c| c["id"] == "PLAT-162/before-handler/wrong-type-on-http")
+        .expect("the case ran");
+    assert_eq!((&case["status"], &case["actual"]["handler_calls"]), (&serde_json::json!("fail"), &serde_json::json!(1)));
+}
+
+fn a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut gateway, url, url_file) = forwarder(dir.path());
     let report = dir.path().join("report");
     let mut run = Command::new(BINARY)
-        .args(["run", "--mcp-gateway-url", &format!("http://127.0.0.1:{port}/mcp")])
+        .args(["run", "--mcp-gateway-url", &url])
         .args(["--case", "PLAT-162/before-handler/*", "--report", report.to_str().unwrap()])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -217,16 +235,34 @@ fn a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints() {
     let _ = gateway.kill();
     let _ = gateway.wait();
     assert!(printed.contains("stdio: ") && printed.contains("mcp-upstream --manifest"), "{printed}");
-    assert_eq!(status.code(), Some(tool_conformance::exit::NONCONFORMING as i32), "{printed}");
-    let standing = standing(&report);
-    assert_eq!(standing["implementation"]["transports"], serde_json::json!(["http"]));
-    assert_eq!(verdict(&standing, "PLAT-162"), "does_not_conform");
-    assert_eq!(count(&standing, "error"), 0, "{printed}");
-    let case = cases(&standing)
-        .iter()
-        .find(|c| c["id"] == "PLAT-162/before-handler/wrong-type-on-http")
-        .expect("the case ran");
-    assert_eq!((&case["status"], &case["actual"]["handler_calls"]), (&serde_json::json!("fail"), &serde_json::json!(1)));
+    forwarded_unvalidated(status, &report, &printed);
+}
+
+fn a_gateway_configured_beforehand_forwards_to_an_upstream_started_by_hand() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let selection = ["--case", "PLAT-162/before-handler/*"];
+    // The user's part, before the run: the upstream, and the gateway configured with it.
+    let (mut upstream, upstream_url, record) = http_server(dir.path(), &selection);
+    let (mut gateway, url, url_file) = forwarder(dir.path());
+    std::fs::write(&url_file, &upstream_url).expect("configure the gateway");
+    let report = dir.path().join("report");
+    let output = tool(&[
+        "run",
+        "--mcp-gateway-url",
+        &url,
+        "--mcp-record",
+        record.to_str().unwrap(),
+        selection[0],
+        selection[1],
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    for child in [&mut gateway, &mut upstream] {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    assert!(!text(&output).contains("Streamable HTTP: "), "no upstream of the harness's own: {}", text(&output));
+    forwarded_unvalidated(output.status, &report, &text(&output));
 }
 
 fn read_json(path: &Path) -> Value {
@@ -452,6 +488,7 @@ fn a_run_over_mcp_refuses_more_than_one_job_and_protocol_flags() {
 tests![
     reports_over_mcp_read_the_same_from_run_to_run_and_in_any_selection,
     a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints,
+    a_gateway_configured_beforehand_forwards_to_an_upstream_started_by_hand,
     a_gateway_that_validates_conforms_on_plat_162,
     a_gateway_that_forwards_without_validating_does_not_conform_with_the_handler_runs_shown,
     a_gateway_whose_errors_are_text_alone_is_incomplete_never_conforming,

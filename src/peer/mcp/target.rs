@@ -149,7 +149,7 @@ impl McpTarget {
         std::fs::write(&manifest, self.manifest.to_text())
             .map_err(|e| format!("the manifest cannot be written to {}: {e}", manifest.display()))?;
         let record = match &self.route {
-            McpRoute::ServerUrl { record, .. } => record.clone(),
+            McpRoute::ServerUrl { record, .. } | McpRoute::GatewayUrl { record: Some(record), .. } => record.clone(),
             _ => {
                 let record = folder.0.join("record.jsonl");
                 std::fs::write(&record, b"").map_err(|e| format!("the record cannot be made: {e}"))?;
@@ -161,9 +161,9 @@ impl McpTarget {
             ("TOOL_CONFORMANCE_RECORD".to_string(), record.display().to_string()),
         ];
         let mut substitutions = Vec::new();
-        if matches!(self.route, McpRoute::Gateway(_) | McpRoute::GatewayUrl(_)) {
+        if matches!(self.route, McpRoute::Gateway(_) | McpRoute::GatewayUrl { record: None, .. }) {
             let (url, command) = self.start_upstream(&manifest, &record)?;
-            if let McpRoute::GatewayUrl(_) = self.route {
+            if let McpRoute::GatewayUrl { .. } = self.route {
                 eprintln!(
                     "the harness's upstream MCP server, for the gateway to forward to:\n  Streamable HTTP: {url}\n  stdio: {command}"
                 );
@@ -178,7 +178,7 @@ impl McpTarget {
                 let command = substituted(command, &substitutions)?;
                 Wire::Stdio(StdioChannel::new(command, max, lines).with_env(env))
             }
-            McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl(url) => {
+            McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl { url, .. } => {
                 Wire::Http(HttpSession::new(url.clone(), max))
             }
         };
@@ -436,7 +436,9 @@ impl McpTarget {
         let runs = record.runs_since_mark(name).map_err(|why| {
             // A record the harness made is named without its folder, which changes every run.
             let path = match &self.route {
-                McpRoute::ServerUrl { record, .. } => record.display().to_string(),
+                McpRoute::ServerUrl { record, .. } | McpRoute::GatewayUrl { record: Some(record), .. } => {
+                    record.display().to_string()
+                }
                 _ => "the run's record (TOOL_CONFORMANCE_RECORD)".into(),
             };
             TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {path}"))
@@ -463,9 +465,9 @@ impl McpTarget {
     /// What to do about a tool missing from the listing, when the route makes it likely.
     fn unlisted_hint(&self) -> &'static str {
         match self.route {
-            McpRoute::ServerUrl { .. } => {
-                "; a server started by hand publishes the manifest `tool-conformance manifest` prints with the \
-                 run's selection flags"
+            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { record: Some(_), .. } => {
+                "; a server or upstream started by hand publishes the manifest `tool-conformance manifest` \
+                 prints with the run's selection flags"
             }
             _ => "",
         }
@@ -481,18 +483,21 @@ impl McpTarget {
 }
 
 /// The rejection a JSON-RPC error is: by the convention when its `data` carries the protocol-v1
-/// error object, else its message alone.
+/// error object, else its text: the message, and on a line of its own the data when it has some
+/// (a string as it is, other JSON as its text), so that nothing the error shows is lost.
 fn rejection_of_error(handler_calls: u64, error: RpcError) -> Invocation {
     match error.data {
         Some(data) if carries_problems(&data) => Invocation::Rejected { handler_calls, error: data },
-        _ => Invocation::RejectedUnstructured { handler_calls, message: error.message },
+        data => Invocation::RejectedUnstructured { handler_calls, message: with_text_of(error.message, data.as_ref()) },
     }
 }
 
 /// The rejection an `isError` result is: by the convention when its `structuredContent` carries
-/// the protocol-v1 error object, else the text of its text content, joined with `\n`.
+/// the protocol-v1 error object, else its text: the `text` of its text content items joined with
+/// `\n`, and on a line of its own its structured content when it has some.
 fn rejection_of_result(handler_calls: u64, result: &Value) -> Invocation {
-    if let Some(structured) = result.get("structuredContent").filter(|s| carries_problems(s)) {
+    let structured = result.get("structuredContent");
+    if let Some(structured) = structured.filter(|s| carries_problems(s)) {
         return Invocation::Rejected { handler_calls, error: structured.clone() };
     }
     let texts: Vec<&str> = result
@@ -503,7 +508,16 @@ fn rejection_of_result(handler_calls: u64, result: &Value) -> Invocation {
         .filter(|item| item.get("type").and_then(Value::as_str) == Some("text"))
         .filter_map(|item| item.get("text").and_then(Value::as_str))
         .collect();
-    Invocation::RejectedUnstructured { handler_calls, message: texts.join("\n") }
+    Invocation::RejectedUnstructured { handler_calls, message: with_text_of(texts.join("\n"), structured) }
+}
+
+/// `message`, with the text of `more` on a line of its own when there is any.
+fn with_text_of(message: String, more: Option<&Value>) -> String {
+    match more {
+        None | Some(Value::Null) => message,
+        Some(Value::String(text)) => format!("{message}\n{text}"),
+        Some(other) => format!("{message}\n{other}"),
+    }
 }
 
 /// Whether an error's structured part follows the convention: an object with `problems`.
@@ -642,16 +656,18 @@ mod tests {
         let mut with = result.clone();
         with["structuredContent"] = structured.clone();
         assert_eq!(rejection_of_result(0, &with), Invocation::Rejected { handler_calls: 0, error: structured.clone() });
-        // Structured content without problems is not the convention.
-        with["structuredContent"] = json!({"detail": "x"});
-        assert!(matches!(rejection_of_result(1, &with), Invocation::RejectedUnstructured { handler_calls: 1, .. }));
+        // Structured content without problems is not the convention: it is shown as text.
+        with["structuredContent"] = json!({"detail": "see get_api_spec"});
+        let text = "n is\nrequired\n{\"detail\":\"see get_api_spec\"}".to_string();
+        assert_eq!(rejection_of_result(1, &with), Invocation::RejectedUnstructured { handler_calls: 1, message: text });
         let error = RpcError { message: "Invalid params".into(), data: Some(structured.clone()) };
         assert_eq!(rejection_of_error(0, error), Invocation::Rejected { handler_calls: 0, error: structured });
-        let error = RpcError { message: "Invalid params".into(), data: Some(json!("details")) };
-        assert_eq!(
-            rejection_of_error(0, error),
-            Invocation::RejectedUnstructured { handler_calls: 0, message: "Invalid params".into() }
-        );
+        let error = RpcError { message: "Invalid params".into(), data: Some(json!("see get_api_spec")) };
+        let message = "Invalid params\nsee get_api_spec".to_string();
+        assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
+        let error = RpcError { message: "Invalid params".into(), data: None };
+        let message = "Invalid params".to_string();
+        assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
     }
 
     #[test]
