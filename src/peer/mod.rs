@@ -128,6 +128,12 @@ pub enum TargetError {
     /// fails: its actual value is `{"rejected": error}`. Only normalize may answer so.
     #[error("refused the arguments before any tool ran: {0}")]
     Refused(Value),
+    /// The way the harness reaches the implementation cannot carry the case's input at all, so
+    /// the case does not apply: over MCP, a tool whose input schema MCP's own schema of a tool
+    /// does not allow (no MCP upstream can publish it to a gateway). Never the implementation's
+    /// refusal, which is [`TargetError::Unsupported`]; protocol v1 has no answer that reads as it.
+    #[error("not applicable: {0}")]
+    NotApplicable(String),
 }
 
 /// An implementation under test. Implement it for a Rust runtime to run the corpus against it in

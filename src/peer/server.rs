@@ -90,6 +90,8 @@ impl<T: Target> Server<T> {
             Err(TargetError::Unsupported(why)) => Answer::Unsupported(why),
             Err(TargetError::Broken(why)) => Answer::Failed(why),
             Err(TargetError::Refused(error)) => Answer::Refused(error),
+            // Protocol v1 has no such answer; a decline is never a pass.
+            Err(TargetError::NotApplicable(why)) => Answer::Unsupported(format!("not applicable here: {why}")),
         }
     }
 }

@@ -85,6 +85,11 @@ impl McpRoute {
         }
     }
 
+    /// Whether the implementation is a gateway in front of the harness's recording upstream.
+    pub fn is_gateway(&self) -> bool {
+        matches!(self, McpRoute::Gateway(_) | McpRoute::GatewayUrl { .. })
+    }
+
     /// The route as its flag names it, for messages.
     pub fn flag(&self) -> &'static str {
         match self {

@@ -147,6 +147,7 @@ impl<T: Target> Session<T> {
             Box::new(match error {
                 TargetError::Unsupported(why) => Status::Skip { reason: format!("unsupported: {why}") },
                 TargetError::Broken(why) => Status::Error { reason: why },
+                TargetError::NotApplicable(reason) => Status::NotApplicable { reason },
                 TargetError::Refused(error) => Status::Error {
                     reason: format!(
                         "a command other than normalize refused its input, which only normalize may do: {error}"

@@ -45,12 +45,29 @@ mod code {
 pub struct Upstream {
     manifest: Manifest,
     record: Box<dyn Write + Send>,
+    /// The names of the manifest's tools MCP cannot carry, which it does not publish.
+    outside: Vec<String>,
 }
 
 impl Upstream {
-    /// A server publishing `manifest`'s tools and appending a line to `record` per call.
-    pub fn new(manifest: Manifest, record: Box<dyn Write + Send>) -> Upstream {
-        Upstream { manifest, record }
+    /// A server publishing `manifest`'s tools and appending a line to `record` per call. A tool
+    /// MCP cannot carry ([`Manifest::outside_mcp`]: an MCP SDK's client refuses a whole listing
+    /// that holds one) is not published; the record says so at once, one `refused` line each,
+    /// as any server whose framework refuses a tool does.
+    pub fn new(manifest: Manifest, mut record: Box<dyn Write + Send>) -> Upstream {
+        let outside: Vec<String> = manifest
+            .outside_mcp()
+            .iter()
+            .map(|(tool, why)| {
+                let line = json!({"tool": tool.name, "refused": format!(
+                    "tool-conformance mcp-upstream refused the tool: MCP cannot carry it ({why}; MCP's schema of a tool \
+                     asks for an inputSchema with \"type\": \"object\" whose properties are objects)"
+                )});
+                let _ = writeln!(record, "{line}").and_then(|()| record.flush());
+                tool.name.clone()
+            })
+            .collect();
+        Upstream { manifest, record, outside }
     }
 
     /// The answer to one message, `None` for a notification (or a response, which a client may
@@ -102,7 +119,8 @@ impl Upstream {
             }
             "ping" => Ok(json!({})),
             "tools/list" => {
-                let tools: Vec<Value> = self.manifest.tools().iter().map(published).collect();
+                let tools: Vec<Value> =
+                    self.manifest.tools().iter().filter(|t| !self.outside.contains(&t.name)).map(published).collect();
                 Ok(json!({"tools": tools}))
             }
             "tools/call" => self.call(params),
@@ -114,7 +132,7 @@ impl Upstream {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((code::INVALID_PARAMS, "tools/call needs the tool's name".into()));
         };
-        if self.manifest.tool(name).is_none() {
+        if self.manifest.tool(name).is_none() || self.outside.iter().any(|n| n == name) {
             return Err((code::INVALID_PARAMS, format!("unknown tool: {name}")));
         }
         let arguments = params.get("arguments").cloned().unwrap_or_else(|| Value::Object(Map::new()));

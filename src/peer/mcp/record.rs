@@ -4,6 +4,12 @@
 //! the call's response has arrived: their count is how many times the handler ran, and the last
 //! one's arguments are what it received.
 //!
+//! A server whose framework refuses to register a tool of the manifest leaves it out of
+//! `tools/list` and writes `{"tool": NAME, "refused": WHY}` instead, WHY quoting the framework's
+//! error (`MCPServer.add_tool refused the signature: …`): the cases of that tool are then declined
+//! with that reason, as a protocol-v1 adapter declines with `unsupported`. Such a line may stand
+//! anywhere in the file; a call's reading passes over it.
+//!
 //! What an implementation wrote there is read as it reads anything from an implementation: a
 //! line that is not such an object, or names another tool than the one called, is an error whose
 //! reason quotes the line (inert and cut); so is more than the response cap, which is never read.
@@ -16,6 +22,17 @@ use std::path::PathBuf;
 
 /// How much of a bad line a reason quotes.
 const QUOTED_CHARS: usize = 200;
+
+/// How much of a refusal a decline's reason quotes.
+const REFUSAL_CHARS: usize = 1000;
+
+/// One line of the record, read as the harness reads an answer: a lone surrogate escape (which
+/// Python's and JavaScript's JSON writers emit for a lone surrogate a handler received) as its
+/// stand-in.
+fn read_line(line: &[u8]) -> Result<Value, String> {
+    let text = std::str::from_utf8(line).map_err(|_| "not UTF-8".to_string())?;
+    crate::peer::protocol::parse_answer(text).map_err(|e| e.to_string())
+}
 
 /// What the handlers of one call recorded.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,7 +83,19 @@ impl Record {
         };
         for line in body.split(|&b| b == b'\n') {
             let bad = |why: &str| format!("the record has a line {why}: {}", quoted(line));
-            let value: Value = crate::json::from_slice(line).map_err(|e| bad(&format!("that is not JSON ({e})")))?;
+            let value = read_line(line).map_err(|e| bad(&format!("that is not JSON ({e})")))?;
+            if value.get("refused").is_some_and(Value::is_string) {
+                continue;
+            }
+            if let (Some(name), Some(Value::String(why))) =
+                (value.get("tool").and_then(Value::as_str), value.get("not_json"))
+            {
+                return Err(format!(
+                    "the handler of {} ran and received a value JSON cannot carry: {}",
+                    truncate(&one_line(name), QUOTED_CHARS),
+                    truncate(&one_line(why), QUOTED_CHARS)
+                ));
+            }
             let (Some(name), Some(arguments)) = (value.get("tool").and_then(Value::as_str), value.get("arguments"))
             else {
                 return Err(bad("that is not {\"tool\": NAME, \"arguments\": …}"));
@@ -78,6 +107,24 @@ impl Record {
             runs.last = Some(arguments.clone());
         }
         Ok(runs)
+    }
+
+    /// Why the server refused to register `tool`, as a `refused` line of the record says (the
+    /// first one, quoted inert and cut), `None` when no line says so. Reads the record from its
+    /// start, passing over any line longer than the cap unread.
+    pub(crate) fn refusal_of(&self, tool: &str) -> Option<String> {
+        let file = std::fs::File::open(&self.path).ok()?;
+        let lines = std::io::BufRead::split(std::io::BufReader::new(file), b'\n');
+        lines.map_while(Result::ok).find_map(|line| {
+            if line.len() > self.max_bytes {
+                return None;
+            }
+            let value = read_line(&line).ok()?;
+            if value.get("tool").and_then(Value::as_str) != Some(tool) {
+                return None;
+            }
+            value.get("refused").and_then(Value::as_str).map(|why| truncate(&one_line(why), REFUSAL_CHARS))
+        })
     }
 
     /// The bytes appended since the mark (at most the cap), moving the mark past them.
@@ -147,6 +194,21 @@ mod tests {
         record.mark().unwrap();
         append(&path, &format!("{{\"tool\":\"t\",\"arguments\":\"{}\"}}\n", "x".repeat(2000)));
         assert!(record.runs_since_mark("t").unwrap_err().contains("cap"));
+        record.mark().unwrap();
+        append(&path, "{\"tool\":\"t\",\"arguments\":{\"s\":\"\\ud800\"}}\n");
+        let last = record.runs_since_mark("t").unwrap().last.unwrap();
+        let stand_in = crate::json::surrogate::stand_in(0xD800).unwrap();
+        assert_eq!(last["s"], Value::String(stand_in.to_string()), "a lone surrogate is read as its stand-in");
+        record.mark().unwrap();
+        append(&path, "{\"tool\":\"t\",\"not_json\":\"ValueError: nan is not JSON\"}\n");
+        let error = record.runs_since_mark("t").unwrap_err();
+        assert!(error.contains("ran and received a value JSON cannot carry: ValueError: nan"), "{error}");
+        record.mark().unwrap();
+        append(&path, "{\"tool\":\"r\",\"refused\":\"add_tool refused the function: \\u001b[31mNo\"}\n");
+        append(&path, "{\"tool\":\"t\",\"arguments\":{}}\n");
+        assert_eq!(record.runs_since_mark("t").unwrap().count, 1, "a refusal is no run");
+        assert_eq!(record.refusal_of("r").unwrap(), "add_tool refused the function: \\u{1B}[31mNo");
+        assert_eq!(record.refusal_of("t"), None);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

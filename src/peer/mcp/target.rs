@@ -462,6 +462,31 @@ impl McpTarget {
         })
     }
 
+    /// Why the tool published as `name` (`what` says which) is missing from the listing: a tool
+    /// MCP cannot carry makes the case not applicable through a gateway (the harness's upstream
+    /// cannot publish it); a tool the server's framework refused to register (its `refused` line
+    /// in the record) declines the case with the framework's words; anything else is an error.
+    fn unlisted(&self, name: &str, what: &str) -> TargetError {
+        if self.route.is_gateway() {
+            let outside = self.manifest.outside_mcp();
+            if let Some((_, why)) = outside.iter().find(|(tool, _)| tool.name == name) {
+                return TargetError::NotApplicable(format!(
+                    "MCP cannot carry the tool {name} ({what}): {why}, and MCP's schema of a tool asks for an \
+                     inputSchema with \"type\": \"object\" whose properties are objects, so no MCP upstream can \
+                     publish it to a gateway"
+                ));
+            }
+        }
+        if let Some(refusal) = self.record.as_ref().and_then(|record| record.refusal_of(name)) {
+            return TargetError::Unsupported(refusal);
+        }
+        let hint = self.unlisted_hint();
+        TargetError::Broken(format!(
+            "tools/list does not list {name:?} ({what}): the implementation did not publish it, and the record \
+             has no line saying it refused it{hint}"
+        ))
+    }
+
     /// What to do about a tool missing from the listing, when the route makes it likely.
     fn unlisted_hint(&self) -> &'static str {
         match self.route {
@@ -531,12 +556,21 @@ fn substituted(command: &CommandLine, substitutions: &[(&str, String)]) -> Resul
     if substitutions.is_empty() {
         return Ok(command.clone());
     }
-    let mut words: Vec<String> =
-        std::iter::once(command.program().to_string()).chain(command.args().iter().cloned()).collect();
-    for word in &mut words {
-        for (placeholder, value) in substitutions {
-            *word = word.replace(placeholder, value);
+    let given = std::iter::once(command.program().to_string()).chain(command.args().iter().cloned());
+    let mut words: Vec<String> = Vec::new();
+    for mut word in given {
+        // A word that is the placeholder alone stands for the command's own words, as a gateway
+        // that takes its upstream's program and arguments as words of its own wants them.
+        if let Some((_, value)) = substitutions.iter().find(|(p, _)| *p == "{upstream_cmd}" && word == *p) {
+            let spliced = CommandLine::parse(value).map_err(|e| e.to_string())?;
+            words.push(spliced.program().to_string());
+            words.extend(spliced.args().iter().cloned());
+            continue;
         }
+        for (placeholder, value) in substitutions {
+            word = word.replace(placeholder, value);
+        }
+        words.push(word);
     }
     let text =
         shlex::try_join(words.iter().map(String::as_str)).map_err(|e| format!("the gateway's command line: {e}"))?;
@@ -560,10 +594,7 @@ impl Target for McpTarget {
             ));
         };
         if !self.listing.contains_key(&name) {
-            let hint = self.unlisted_hint();
-            return Err(TargetError::Broken(format!(
-                "tools/list does not list {name}, the tool of this normalize schema{hint}"
-            )));
+            return Err(self.unlisted(&name, "the tool of this normalize schema"));
         }
         match self.call_tool(&name, arguments)? {
             Invocation::Executed { received, .. } => Ok(received),
@@ -584,12 +615,13 @@ impl Target for McpTarget {
                 )));
             };
             if !self.listing.contains_key(published) {
-                let also =
-                    if published == tool.name { String::new() } else { format!(" (the case's {:?})", tool.name) };
-                let hint = self.unlisted_hint();
-                return Err(TargetError::Broken(format!(
-                    "tools/list does not list the tool {published:?}{also}: the implementation did not publish it{hint}"
-                )));
+                let what = if published == tool.name {
+                    "a tool of the case".to_string()
+                } else {
+                    format!("the case's {:?}", tool.name)
+                };
+                let published = published.to_string();
+                return Err(self.unlisted(&published, &what));
             }
             self.names.insert(tool.name.clone(), published.to_string());
         }
@@ -672,16 +704,29 @@ mod tests {
 
     #[test]
     fn the_upstream_is_substituted_into_the_gateway_s_words() {
-        let command = CommandLine::parse("gw --to {upstream_url}/mcp --spawn {upstream_cmd} plain").unwrap();
+        let command = CommandLine::parse("gw --to {upstream_url}/mcp --spawn={upstream_cmd} {upstream_cmd}").unwrap();
         let cmd = "'/a b/tool-conformance' mcp-upstream --manifest /t/m.json".to_string();
         let done =
             substituted(&command, &[("{upstream_url}", "http://127.0.0.1:9/".into()), ("{upstream_cmd}", cmd.clone())])
                 .unwrap();
-        assert_eq!(done.args(), ["--to", "http://127.0.0.1:9//mcp", "--spawn", cmd.as_str(), "plain"]);
+        let inside = format!("--spawn={cmd}");
         assert_eq!(
-            shlex::split(&done.args()[3]).unwrap()[0],
+            done.args(),
+            [
+                "--to",
+                "http://127.0.0.1:9//mcp",
+                inside.as_str(),
+                "/a b/tool-conformance",
+                "mcp-upstream",
+                "--manifest",
+                "/t/m.json"
+            ],
+            "inside a word, the command line as one word; a word of its own, the command's words"
+        );
+        assert_eq!(
+            shlex::split(done.args()[2].trim_start_matches("--spawn=")).unwrap()[0],
             "/a b/tool-conformance",
-            "the command stays one word a shell reads back"
+            "the command inside a word stays text a shell reads back"
         );
     }
 }
