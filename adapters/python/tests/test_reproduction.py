@@ -55,5 +55,23 @@ class RunTemplate(unittest.TestCase):
         self.assertEqual(done.stdout, "the caller got: KeyError: 't misses a'\n")
 
 
+class FunctionShown(unittest.TestCase):
+    def test_the_function_and_its_notes(self):
+        import contextlib
+        import io
+
+        from tool_conformance_adapter.outcome import function_shown
+
+        def send_mail(to: str, *, cc: str = "x", **rest):
+            return "ok"
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            function_shown("send_mail", send_mail, ["cc is optional"])
+        self.assertEqual(
+            out.getvalue(), "the function: def send_mail(to: str, *, cc: str = 'x', **rest)\n  ( cc is optional )\n"
+        )
+
+
 if __name__ == "__main__":
     unittest.main()
