@@ -13,4 +13,5 @@ const server = new McpServer({ name: 'repro', version: '1.0.0' });
 const inputSchema = toRawShape(JSON.parse(String.raw`__SCHEMA__`));
 server.registerTool('__TOOL__', { inputSchema }, handlerReceived);
 const client = new Client({ name: 'repro-client', version: '1.0.0' });
-await callOverPair(server, client, InMemoryTransport.createLinkedPair(), '__TOOL__', JSON.parse(String.raw`__ARGUMENTS__`));
+const args = JSON.parse(String.raw`__ARGUMENTS__`);
+await callOverPair(server, client, InMemoryTransport.createLinkedPair(), '__TOOL__', args);

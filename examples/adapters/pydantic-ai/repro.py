@@ -13,7 +13,7 @@ import tools  # noqa: E402  examples/adapters/pydantic-ai/tools.py
 
 tool, notes = tools.make_tool("__TOOL__", None, json.loads(r'''__SCHEMA__'''), received)
 function_shown("__TOOL__", tool.function, notes)
-# The arguments exactly as the model sent them, as JSON text.
-returned = tools.run_turn([tool], "__TOOL__", r'''__ARGUMENTS__''')["returned"]
+ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
+returned = tools.run_turn([tool], "__TOOL__", ARGUMENTS_TEXT)["returned"]
 if returned is not None and returned.outcome != "success":
     caller_got(returned.model_response_str())
