@@ -5,8 +5,8 @@
 //!
 //! Both ends use this module: the harness's client ([`crate::peer::remote`]) encodes a [`Request`] and
 //! decodes the [`Answer`]; the reference behind the protocol ([`crate::serve`]) does the reverse.
-//! Decoding is done field by field, so a message with a missing or mistyped field is a
-//! [`ProtocolError`] that names the field, never a panic.
+//! Each message is one serde type (in `message`, below), read and written by both ends; a message
+//! with a missing or mistyped field is a [`ProtocolError`] that names the field, never a panic.
 
 use crate::case::tool::{Tool, Transport, View};
 use crate::peer::{Implementation, Invocation};
