@@ -656,19 +656,20 @@ mod message {
                 _ => nested = true,
             }
         }
+        // A path of object keys alone names the field (its last key) and the objects it is in; a
+        // path into an array is named by the field that holds the array.
         let problem = error.inner().to_string();
-        let missing = problem.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`'));
-        let (owners, field) = match (missing, nested) {
-            (Some(field), false) => (&keys[..], field),
-            _ => match keys.split_last() {
-                Some((field, owners)) if !nested => (owners, *field),
-                _ => (&[][..], keys.first().copied().unwrap_or(".")),
-            },
+        let missing =
+            if nested { None } else { problem.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) };
+        let (owners, field): (&[&str], &str) = match (missing, keys.split_last()) {
+            (Some(field), _) => (&keys, field),
+            (None, Some((last, owners))) if !nested => (owners, last),
+            (None, _) => (&[], keys.first().copied().unwrap_or(".")),
         };
         let message = owners.iter().fold(message.to_string(), |message, owner| format!("{message}'s {owner}"));
         match missing {
-            Some(_) if !nested => ProtocolError::Missing { message, field: field.to_string() },
-            _ => ProtocolError::Bad { message, field: field.to_string(), problem },
+            Some(_) => ProtocolError::Missing { message, field: field.to_string() },
+            None => ProtocolError::Bad { message, field: field.to_string(), problem },
         }
     }
 
@@ -737,37 +738,50 @@ mod message {
         }
     }
 
-    /// What a word on the wire may name, and what is said of a word that names nothing.
-    pub(super) trait Worded: Sized {
+    /// A value written as a word on the wire.
+    pub(super) trait Spelled {
         fn word(&self) -> &str;
+    }
+
+    /// A value read from a word on the wire, with what is said of a word that names none.
+    pub(super) trait Named: Sized {
         fn named(word: &str) -> Result<Self, String>;
     }
 
-    impl Worded for View {
+    impl Spelled for View {
         fn word(&self) -> &str {
             self.as_str()
         }
+    }
+
+    impl Named for View {
         fn named(word: &str) -> Result<Self, String> {
             View::named(word).ok_or_else(|| format!("{word:?} is not get_api_spec or direct"))
         }
     }
 
-    impl Worded for Transport {
+    impl Spelled for Transport {
         fn word(&self) -> &str {
             self.as_str()
         }
+    }
+
+    impl Named for Transport {
         fn named(word: &str) -> Result<Self, String> {
             Transport::named(word).ok_or_else(|| format!("{word:?} is not one of direct, structured, http"))
         }
     }
 
-    impl Worded for Outcome {
+    impl Spelled for Outcome {
         fn word(&self) -> &str {
             match self {
                 Outcome::Executed => "executed",
                 Outcome::Rejected => "rejected",
             }
         }
+    }
+
+    impl Named for Outcome {
         fn named(word: &str) -> Result<Self, String> {
             match word {
                 "executed" => Ok(Outcome::Executed),
@@ -777,34 +791,28 @@ mod message {
         }
     }
 
-    impl Worded for String {
-        fn word(&self) -> &str {
-            self
-        }
+    impl Named for String {
         fn named(word: &str) -> Result<Self, String> {
             Ok(word.to_string())
         }
     }
 
-    impl Worded for &str {
+    impl Spelled for &str {
         fn word(&self) -> &str {
             self
-        }
-        fn named(_: &str) -> Result<Self, String> {
-            Err("a borrowed word is written, never read".into())
         }
     }
 
     /// A word that names a `T`.
     pub(super) struct Word<T>(pub T);
 
-    impl<T: Worded> Serialize for Word<T> {
+    impl<T: Spelled> Serialize for Word<T> {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
             serializer.serialize_str(self.0.word())
         }
     }
 
-    impl<'de, T: Worded> Deserialize<'de> for Word<T> {
+    impl<'de, T: Named> Deserialize<'de> for Word<T> {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
             let Text(word) = Text::deserialize(deserializer)?;
             T::named(&word).map(Word).map_err(D::Error::custom)
@@ -814,13 +822,13 @@ mod message {
     /// An array of words, each naming a `T`.
     pub(super) struct Words<T>(pub Vec<T>);
 
-    impl<T: Worded> Serialize for Words<T> {
+    impl<T: Spelled> Serialize for Words<T> {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            serializer.collect_seq(self.0.iter().map(Worded::word))
+            serializer.collect_seq(self.0.iter().map(Spelled::word))
         }
     }
 
-    impl<'de, T: Worded> Deserialize<'de> for Words<T> {
+    impl<'de, T: Named> Deserialize<'de> for Words<T> {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
             checked(deserializer, |value| {
                 let Value::Array(items) = value else { return Err(format!("{} is not an array", kind(&value))) };
