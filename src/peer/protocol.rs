@@ -461,15 +461,10 @@ mod message {
     pub(super) struct Sent<'a, B> {
         #[serde(skip_serializing_if = "Option::is_none")]
         pub cmd: Option<&'a str>,
-        #[serde(skip_serializing_if = "is_request_seq")]
+        /// Written even when it is `null` (an answer to a request without one).
         pub seq: Option<u64>,
         #[serde(flatten)]
         pub body: B,
-    }
-
-    /// An answer's `seq` is written even when it is `null`; a request always has one.
-    fn is_request_seq(_: &Option<u64>) -> bool {
-        false
     }
 
     /// The body of a request, written as the one message it holds (written only: never read).
