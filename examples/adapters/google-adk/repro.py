@@ -13,8 +13,9 @@ from tool_conformance_adapter.outcome import caller_got, function_shown, receive
 import tools  # noqa: E402  examples/adapters/google-adk/tools.py
 
 logging.disable(logging.WARNING)
+SCHEMA = json.loads(r'''__SCHEMA__''')
 ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
-tool, notes = tools.make_tool("__TOOL__", json.loads(r'''__SCHEMA__'''), received)
+tool, notes = tools.make_tool("__TOOL__", SCHEMA, received)
 function_shown("__TOOL__", tool.func, notes)
 seen = tools.run_turn([tool], "__TOOL__", ARGUMENTS_TEXT)
 response = seen.get("response")

@@ -11,7 +11,8 @@ sys.path[:0] = ["../../../adapters/python", "adapters/python"]  # the Python ada
 from tool_conformance_adapter.outcome import caller_got, function_shown, received  # noqa: E402
 import tools  # noqa: E402  examples/adapters/pydantic-ai/tools.py
 
-tool, notes = tools.make_tool("__TOOL__", None, json.loads(r'''__SCHEMA__'''), received)
+SCHEMA = json.loads(r'''__SCHEMA__''')
+tool, notes = tools.make_tool("__TOOL__", None, SCHEMA, received)
 function_shown("__TOOL__", tool.function, notes)
 ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
 returned = tools.run_turn([tool], "__TOOL__", ARGUMENTS_TEXT)["returned"]
