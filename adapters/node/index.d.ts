@@ -90,6 +90,14 @@ export function fillTemplate(template: string, fill: { tool: string; schema: unk
 
 /** JSON text of arguments for a framework's wire decoder: JSON.parse reads it into the values the kit handed over (Infinity as 1e400, -0 kept). */
 export function argumentsText(args: unknown): string;
+/**
+ * The tools of a register request, each checked: a Failure for one without a string name or an
+ * input_schema, Unsupported for a name registered twice (`registered(name)` says whether it is).
+ */
+export function checkedTools(
+    tools: unknown[],
+    registered: (name: string) => boolean,
+): Generator<{ name: string; description?: string; input_schema: unknown }>;
 /** JSON text of a value as it is now (what a tool received when it ran): JSON.stringify's, but -0 kept. */
 export function snapshot(value: unknown): string;
 /** The version in the package.json of `name`, found above `resolve(entry)`; pass the adapter's own import.meta.resolve. 'unknown' when none. */

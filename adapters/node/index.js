@@ -50,6 +50,20 @@ export const MAX_BODY = 4 * 1024 * 1024;
 const VIEWS = ['get_api_spec', 'direct'];
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The tools of a register request, each checked as a framework adapter's `register` takes it: a
+ * Failure for one without a string name or an input_schema, Unsupported for a name registered
+ * twice (`registered(name)` says whether the name already is).
+ */
+export function* checkedTools(tools, registered) {
+    for (const tool of tools) {
+        if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
+        if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
+        if (registered(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
+        yield tool;
+    }
+}
+
 function field(request, name, check) {
     if (!Object.prototype.hasOwnProperty.call(request, name)) throw new Failure(`the ${request.cmd} request has no ${JSON.stringify(name)}`);
     const value = request[name];

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
-import { Failure, RawJson, Rejected, Unsupported, argumentsText, snapshot } from './index.js';
+import { Failure, RawJson, Rejected, Unsupported, argumentsText, checkedTools, snapshot } from './index.js';
 
 /** The message of what the framework threw, as the caller would read it. */
 export const frameworkText = (why) => (why instanceof Error ? why.message : String(why));
@@ -241,8 +241,6 @@ export function wireProblems(issues) {
     });
 }
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The runtime object the kit drives (one per `start`) for a row built on mcpPairs: the registered
  * tool set in one Pair, normalize's scratch tools in another. A row extends it with what is its
@@ -268,10 +266,7 @@ export class McpRuntime {
     async register(tools) {
         const pair = new this.Pair();
         try {
-            for (const tool of tools) {
-                if (!isObject(tool) || typeof tool.name !== 'string') throw new Failure('a tool needs a name');
-                if (!('input_schema' in tool)) throw new Failure(`tool ${tool.name} has no input_schema`);
-                if (pair.tools.has(tool.name) || pair.declined.has(tool.name)) throw new Unsupported(`tool ${tool.name} is registered twice`);
+            for (const tool of checkedTools(tools, (name) => pair.tools.has(name) || pair.declined.has(name))) {
                 try {
                     pair.addTool(tool.name, tool.description, tool.input_schema);
                 } catch (why) {

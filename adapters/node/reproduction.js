@@ -2,7 +2,8 @@
 // adapter's own tests (`node --test` beside it): filled as src/report/about.rs fills it (the
 // kit's `fillTemplate`), written beside the template so that its imports resolve as they do
 // there, and run with this Node; and the outcome lines it prints read back (docs/protocol.md,
-// "The reproduction template").
+// "The reproduction template"). And what every template prints, which the templates import
+// (below): the tool's `the tool received:` line and the caller's `the caller got:` lines.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,4 +47,79 @@ export const EXACT = Object.freeze({
     tool: 'note_it',
     schema: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] },
     arguments: { note: "it's `x` ${y} \\ é 😀 \u2028 \ud800" },
+});
+
+// What a reproduction template prints, the same in every row: its tool prints what it received
+// and its caller prints the error it got (docs/protocol.md, "The reproduction template"). A
+// template imports these from the kit, which is installed beside every Node adapter.
+
+/** A tool function for a template: prints `the tool received: <JSON>`, and returns 'ok'. */
+export async function toolReceived(input) {
+    console.log('the tool received:', JSON.stringify(input));
+    return 'ok';
+}
+
+/**
+ * The Vercel AI SDK's mock model (`MockLanguageModel`, the MockLanguageModelV3 class a template
+ * imports from 'ai/test') whose one answer is a call of `toolName` whose tool-call part carries
+ * `argumentsText` as its input: the arguments as JSON text, exactly as a model sent them.
+ */
+export function modelCalling(MockLanguageModel, toolName, argumentsText) {
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    return new MockLanguageModel({
+        doGenerate: async () => ({
+            content: [{ type: 'tool-call', toolCallId: 'call-1', toolName, input: argumentsText }],
+            finishReason: { unified: 'tool-calls', raw: undefined },
+            usage,
+            warnings: [],
+        }),
+    });
+}
+
+/**
+ * Prints `the caller got: <message>` for each tool error in the content of a generateText
+ * result and, with `invalid`, for each tool call the SDK marked invalid (its input refused
+ * before any tool ran).
+ */
+export function callerGot(content, { invalid = false } = {}) {
+    for (const part of content) {
+        if (invalid && part.type === 'tool-call' && part.invalid) console.log('the caller got:', part.error?.message ?? part.error);
+        if (part.type === 'tool-error') console.log('the caller got:', part.error?.message ?? part.error);
+    }
+}
+
+/** An MCP tool handler for a template: prints `the tool received: <JSON>`, answers 'ok' as text. */
+export async function handlerReceived(received) {
+    console.log('the tool received:', JSON.stringify(received));
+    return { content: [{ type: 'text', text: 'ok' }] };
+}
+
+/**
+ * Calls the tool `name` on an MCP `server` with `args`, with tools/call from `client`, over the
+ * linked pair `[clientSide, serverSide]` (an InMemoryTransport.createLinkedPair()); prints
+ * `the caller got: <text>` for a result marked isError (its text contents, a line each) or for
+ * what the call threw; then closes both ends.
+ */
+export async function callOverPair(server, client, [clientSide, serverSide], name, args) {
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    try {
+        const result = await client.callTool({ name, arguments: args });
+        if (result.isError) console.log('the caller got:', result.content.map((c) => c.text).join('\n'));
+    } catch (error) {
+        console.log('the caller got:', error.message);
+    }
+    await client.close();
+    await server.close();
+}
+
+/**
+ * The mail tool several rows' tests call: two required strings, `to` and `subject`, and a root
+ * that declares nothing else; `open` is a call with a name the schema does not declare and a
+ * character reference, which a runtime with an open root hands to its tool exactly as sent.
+ */
+export const MAIL = Object.freeze({
+    tool: 'send_mail',
+    schema: { type: 'object', properties: { to: { type: 'string' }, subject: { type: 'string' } }, required: ['to', 'subject'] },
+    open: { to: 'ops@example.org', subject: 'Disk &amp; full', cc: 'x' },
 });

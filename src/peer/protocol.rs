@@ -5,12 +5,12 @@
 //!
 //! Both ends use this module: the harness's client ([`crate::peer::remote`]) encodes a [`Request`] and
 //! decodes the [`Answer`]; the reference behind the protocol ([`crate::serve`]) does the reverse.
-//! Decoding is done field by field, so a message with a missing or mistyped field is a
-//! [`ProtocolError`] that names the field, never a panic.
+//! Each message is one serde type (in `message`, below), read and written by both ends; a message
+//! with a missing or mistyped field is a [`ProtocolError`] that names the field, never a panic.
 
 use crate::case::tool::{Tool, Transport, View};
 use crate::peer::{Implementation, Invocation};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 /// The protocol version this module speaks.
 pub const VERSION: u64 = 1;
@@ -147,221 +147,183 @@ impl Request {
 
     /// The request as a JSON object with this `seq`.
     pub fn to_json(&self, seq: u64) -> Value {
-        let mut map = Map::new();
-        map.insert("cmd".into(), json!(self.command().as_str()));
-        map.insert("seq".into(), json!(seq));
-        match self {
-            Request::Start { protocol } => {
-                map.insert("protocol".into(), json!(protocol));
-            }
-            Request::Normalize { input_schema, arguments } => {
-                map.insert("input_schema".into(), input_schema.clone());
-                map.insert("arguments".into(), arguments.clone());
-            }
-            Request::Register { tools } => {
-                map.insert("tools".into(), serde_json::to_value(tools).unwrap_or(Value::Null));
-            }
-            Request::Describe { tool, view } => {
-                map.insert("tool".into(), json!(tool));
-                map.insert("view".into(), json!(view.as_str()));
-            }
-            Request::Invoke { tool, transport, arguments } => {
-                map.insert("tool".into(), json!(tool));
-                map.insert("transport".into(), json!(transport.as_str()));
-                map.insert("arguments".into(), arguments.clone());
-            }
-            Request::Stop => {}
-        }
-        Value::Object(map)
+        serde_json::to_value(self.message(seq)).unwrap_or(Value::Null)
     }
 
     /// The request as compact JSON text with this `seq`: the text of [`Request::to_json`],
     /// written straight from the request, without building the JSON value first.
     pub fn to_json_text(&self, seq: u64) -> String {
-        serde_json::to_string(&WireRequest { request: self, seq }).unwrap_or_else(|_| self.to_json(seq).to_string())
+        serde_json::to_string(&self.message(seq)).unwrap_or_default()
+    }
+
+    /// The request's message, borrowing from it.
+    fn message(&self, seq: u64) -> message::Sent<'_, message::RequestBody<'_>> {
+        use message::*;
+        let body = match self {
+            Request::Start { protocol } => RequestBody::Start(StartRequest { protocol: Unsigned(*protocol) }),
+            Request::Normalize { input_schema, arguments } => {
+                RequestBody::Normalize(NormalizeRequest { input_schema, arguments })
+            }
+            Request::Register { tools } => RequestBody::Register(RegisterRequest { tools }),
+            Request::Describe { tool, view } => RequestBody::Describe(DescribeRequest { tool, view: Word(*view) }),
+            Request::Invoke { tool, transport, arguments } => {
+                RequestBody::Invoke(InvokeRequest { tool, transport: Word(*transport), arguments })
+            }
+            Request::Stop => RequestBody::Stop(StopRequest {}),
+        };
+        Sent { cmd: Some(self.command().as_str()), seq: Some(seq), body }
     }
 
     /// Reads a request: its `seq` and the request. An unknown `cmd` is
     /// [`ProtocolError::UnknownCommand`], which an implementation answers with `unsupported`.
     pub fn from_json(value: &Value) -> Result<(u64, Request), ProtocolError> {
-        let object = value.as_object().ok_or(ProtocolError::NotAnObject)?;
-        let fields = Fields { object, message: "request".into() };
-        let seq = fields.seq()?;
-        let name = fields.string("cmd")?;
-        let command = Command::named(name).ok_or_else(|| ProtocolError::UnknownCommand(name.to_string()))?;
-        let fields = Fields { object, message: format!("{command} request") };
+        use message::*;
+        if !value.is_object() {
+            return Err(ProtocolError::NotAnObject);
+        }
+        let RequestHead { seq, cmd } = read(value, "request")?;
+        let command = Command::named(&cmd.0).ok_or(ProtocolError::UnknownCommand(cmd.0))?;
+        let message = format!("{command} request");
         let request = match command {
-            Command::Start => Request::Start { protocol: fields.unsigned("protocol")? },
-            Command::Normalize => Request::Normalize {
-                input_schema: fields.value("input_schema")?.clone(),
-                arguments: fields.value("arguments")?.clone(),
-            },
+            Command::Start => {
+                let StartRequest { protocol } = read(value, &message)?;
+                Request::Start { protocol: protocol.0 }
+            }
+            Command::Normalize => {
+                let NormalizeRequest { input_schema, arguments } = read(value, &message)?;
+                Request::Normalize { input_schema, arguments }
+            }
             Command::Register => {
-                let tools = serde_json::from_value::<Vec<Tool>>(fields.value("tools")?.clone())
-                    .map_err(|e| fields.bad("tools", e.to_string()))?;
-                Request::Register { tools }
+                Request::Register { tools: read::<RegisterRequest<Vec<Tool>>>(value, &message)?.tools }
             }
             Command::Describe => {
-                let view = fields.string("view")?;
-                let view = View::named(view)
-                    .ok_or_else(|| fields.bad("view", format!("{view:?} is not get_api_spec or direct")))?;
-                Request::Describe { tool: fields.string("tool")?.to_string(), view }
+                let DescribeRequest { tool, view } = read::<DescribeRequest<Text>>(value, &message)?;
+                Request::Describe { tool: tool.0, view: view.0 }
             }
-            Command::Invoke => Request::Invoke {
-                tool: fields.string("tool")?.to_string(),
-                transport: transport_named(fields.string("transport")?).map_err(|p| fields.bad("transport", p))?,
-                arguments: fields.value("arguments")?.clone(),
-            },
+            Command::Invoke => {
+                let InvokeRequest { tool, transport, arguments } = read::<InvokeRequest<Text, Value>>(value, &message)?;
+                Request::Invoke { tool: tool.0, transport: transport.0, arguments }
+            }
             Command::Stop => Request::Stop,
         };
-        Ok((seq, request))
-    }
-}
-
-/// A request with its `seq`, serialized with the members of [`Request::to_json`], in its order.
-struct WireRequest<'a> {
-    request: &'a Request,
-    seq: u64,
-}
-
-impl serde::Serialize for WireRequest<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("cmd", self.request.command().as_str())?;
-        map.serialize_entry("seq", &self.seq)?;
-        match self.request {
-            Request::Start { protocol } => map.serialize_entry("protocol", protocol)?,
-            Request::Normalize { input_schema, arguments } => {
-                map.serialize_entry("input_schema", input_schema)?;
-                map.serialize_entry("arguments", arguments)?;
-            }
-            Request::Register { tools } => map.serialize_entry("tools", tools)?,
-            Request::Describe { tool, view } => {
-                map.serialize_entry("tool", tool)?;
-                map.serialize_entry("view", view.as_str())?;
-            }
-            Request::Invoke { tool, transport, arguments } => {
-                map.serialize_entry("tool", tool)?;
-                map.serialize_entry("transport", transport.as_str())?;
-                map.serialize_entry("arguments", arguments)?;
-            }
-            Request::Stop => {}
-        }
-        map.end()
+        Ok((seq.0, request))
     }
 }
 
 impl Answer {
     /// The answer as a JSON object with this `seq` (`null` when the request had none).
     pub fn to_json(&self, seq: Option<u64>) -> Value {
-        let mut map = Map::new();
-        map.insert("seq".into(), seq.map_or(Value::Null, |s| json!(s)));
-        match self {
-            Answer::Started(implementation) => {
-                let mut about = Map::new();
-                about.insert("name".into(), json!(implementation.name));
-                about.insert("version".into(), json!(implementation.version));
-                if let Some(language) = &implementation.language {
-                    about.insert("language".into(), json!(language));
-                }
-                if let Some(homepage) = &implementation.homepage {
-                    about.insert("homepage".into(), json!(homepage));
-                }
-                map.insert("protocol".into(), json!(VERSION));
-                map.insert("implementation".into(), Value::Object(about));
-                map.insert("rules".into(), json!(implementation.rules));
-                let transports: Vec<&str> = implementation.transports.iter().map(|t| t.as_str()).collect();
-                map.insert("transports".into(), json!(transports));
-            }
-            Answer::Normalized(arguments) => {
-                map.insert("arguments".into(), arguments.clone());
-            }
-            Answer::Refused(error) => {
-                map.insert("rejected".into(), error.clone());
-            }
-            Answer::Registered | Answer::Stopped => {
-                map.insert("ok".into(), Value::Bool(true));
-            }
-            Answer::Described(schema) => {
-                map.insert("input_schema".into(), schema.clone());
-            }
-            Answer::Invoked(Invocation::Executed { handler_calls, received }) => {
-                map.insert("outcome".into(), json!("executed"));
-                map.insert("handler_calls".into(), json!(handler_calls));
-                map.insert("received".into(), received.clone());
-            }
-            Answer::Invoked(Invocation::Rejected { handler_calls, error }) => {
-                map.insert("outcome".into(), json!("rejected"));
-                map.insert("handler_calls".into(), json!(handler_calls));
-                map.insert("error".into(), error.clone());
-            }
+        serde_json::to_value(self.message(seq)).unwrap_or(Value::Null)
+    }
+
+    /// The answer as compact JSON text with this `seq`: the text of [`Answer::to_json`].
+    pub fn to_json_text(&self, seq: Option<u64>) -> String {
+        serde_json::to_string(&self.message(seq)).unwrap_or_default()
+    }
+
+    /// The answer's message, borrowing from it.
+    fn message(&self, seq: Option<u64>) -> message::Sent<'_, message::AnswerBody<'_>> {
+        use message::*;
+        let body = match self {
+            Answer::Started(implementation) => AnswerBody::Started(StartedAnswer {
+                protocol: Unsigned(VERSION),
+                implementation: About {
+                    name: &implementation.name,
+                    version: &implementation.version,
+                    language: implementation.language.as_deref(),
+                    homepage: implementation.homepage.as_deref(),
+                },
+                rules: Words(implementation.rules.iter().map(String::as_str).collect()),
+                transports: Words(implementation.transports.clone()),
+            }),
+            Answer::Normalized(arguments) => AnswerBody::Normalized(NormalizedAnswer { arguments }),
+            Answer::Refused(rejected) => AnswerBody::Refused(RefusedAnswer { rejected: Object(rejected) }),
+            Answer::Registered | Answer::Stopped => AnswerBody::Done(DoneAnswer { ok: True }),
+            Answer::Described(input_schema) => AnswerBody::Described(DescribedAnswer { input_schema }),
+            Answer::Invoked(Invocation::Executed { handler_calls, received }) => AnswerBody::Executed(ExecutedAnswer {
+                outcome: Word(Outcome::Executed),
+                handler_calls: Unsigned(*handler_calls),
+                received,
+            }),
+            Answer::Invoked(Invocation::Rejected { handler_calls, error }) => AnswerBody::Rejected(RejectedAnswer {
+                outcome: Word(Outcome::Rejected),
+                handler_calls: Unsigned(*handler_calls),
+                error: Object(error),
+            }),
             // Protocol v1 has no unstructured rejection: written as the rejection it is, with
             // only its message, which the harness judges as an error without its other parts.
             Answer::Invoked(Invocation::RejectedUnstructured { handler_calls, message }) => {
-                map.insert("outcome".into(), json!("rejected"));
-                map.insert("handler_calls".into(), json!(handler_calls));
-                map.insert("error".into(), json!({ "message": message }));
+                AnswerBody::RejectedText(RejectedAnswer {
+                    outcome: Word(Outcome::Rejected),
+                    handler_calls: Unsigned(*handler_calls),
+                    error: Object(MessageOnly { message }),
+                })
             }
-            Answer::Unsupported(why) => {
-                map.insert("unsupported".into(), json!(why));
-            }
-            Answer::Failed(message) => {
-                map.insert("error".into(), json!(message));
-            }
-        }
-        Value::Object(map)
+            Answer::Unsupported(unsupported) => AnswerBody::Unsupported(UnsupportedAnswer { unsupported }),
+            Answer::Failed(error) => AnswerBody::Failed(FailedAnswer { error }),
+        };
+        Sent { cmd: None, seq, body }
     }
 
     /// Reads the answer to `command` (its `seq` is checked by the caller, with [`seq_of`]).
     pub fn from_json(command: Command, value: &Value) -> Result<Answer, ProtocolError> {
+        use message::*;
         let object = value.as_object().ok_or(ProtocolError::NotAnObject)?;
-        let fields = Fields { object, message: format!("{command} response") };
+        let message = format!("{command} response");
         if object.contains_key("unsupported") {
-            return Ok(Answer::Unsupported(fields.string("unsupported")?.to_string()));
+            return Ok(Answer::Unsupported(read::<UnsupportedAnswer<Text>>(value, &message)?.unsupported.0));
         }
-        if object.contains_key("error") && command != Command::Invoke {
-            return Ok(Answer::Failed(fields.string("error")?.to_string()));
-        }
-        if command == Command::Invoke && object.get("error").is_some_and(Value::is_string) {
-            return Ok(Answer::Failed(fields.string("error")?.to_string()));
+        // An invoke's rejection carries an `error` object; a string `error` is a failure.
+        if object.contains_key("error") && (command != Command::Invoke || object["error"].is_string()) {
+            return Ok(Answer::Failed(read::<FailedAnswer<Text>>(value, &message)?.error.0));
         }
         Ok(match command {
-            Command::Start => Answer::Started(fields.implementation()?),
-            Command::Normalize if object.contains_key("rejected") => {
-                let error = fields.value("rejected")?;
-                if !error.is_object() {
-                    return Err(fields.bad("rejected", "it is not an object".into()));
+            Command::Start => {
+                // The version first: an answer in another version is read no further.
+                let Spoken { protocol } = read(value, &message)?;
+                if protocol.0 != VERSION {
+                    let problem = format!("the implementation speaks {}; the harness speaks {VERSION}", protocol.0);
+                    return Err(bad(&message, "protocol", problem));
                 }
-                Answer::Refused(error.clone())
+                if object.get("implementation").is_some_and(|about| !about.is_object()) {
+                    return Err(bad(&message, "implementation", "it is not an object".into()));
+                }
+                let StartedAnswer { implementation, rules, transports, .. } =
+                    read::<StartedAnswer<Text, Words<String>, Words<Transport>>>(value, &message)?;
+                Answer::Started(Implementation {
+                    name: implementation.name.0,
+                    version: implementation.version.0,
+                    language: implementation.language.map(|t| t.0),
+                    homepage: implementation.homepage.map(|t| t.0),
+                    rules: rules.0,
+                    transports: transports.0,
+                })
             }
-            Command::Normalize => Answer::Normalized(fields.value("arguments")?.clone()),
+            Command::Normalize if object.contains_key("rejected") => {
+                Answer::Refused(read::<RefusedAnswer<Value>>(value, &message)?.rejected.0)
+            }
+            Command::Normalize => Answer::Normalized(read::<NormalizedAnswer<Value>>(value, &message)?.arguments),
             Command::Register => {
-                fields.ok()?;
+                read::<DoneAnswer>(value, &message)?;
                 Answer::Registered
             }
-            Command::Describe => Answer::Described(fields.value("input_schema")?.clone()),
+            Command::Describe => Answer::Described(read::<DescribedAnswer<Value>>(value, &message)?.input_schema),
             Command::Invoke => {
-                let handler_calls = fields.unsigned("handler_calls")?;
-                match fields.string("outcome")? {
-                    "executed" => Answer::Invoked(Invocation::Executed {
-                        handler_calls,
-                        received: fields.value("received")?.clone(),
-                    }),
-                    "rejected" => {
-                        let error = fields.value("error")?;
-                        if !error.is_object() {
-                            return Err(fields.bad("error", "it is not an object".into()));
-                        }
-                        Answer::Invoked(Invocation::Rejected { handler_calls, error: error.clone() })
+                let InvokeHead { handler_calls, outcome } = read(value, &message)?;
+                let handler_calls = handler_calls.0;
+                match outcome.0 {
+                    Outcome::Executed => {
+                        let received = read::<ExecutedAnswer<Value>>(value, &message)?.received;
+                        Answer::Invoked(Invocation::Executed { handler_calls, received })
                     }
-                    other => {
-                        return Err(fields.bad("outcome", format!("{other:?} is not \"executed\" or \"rejected\"")));
+                    Outcome::Rejected => {
+                        let error = read::<RejectedAnswer<Value>>(value, &message)?.error.0;
+                        Answer::Invoked(Invocation::Rejected { handler_calls, error })
                     }
                 }
             }
             Command::Stop => {
-                fields.ok()?;
+                read::<DoneAnswer>(value, &message)?;
                 Answer::Stopped
             }
         })
@@ -482,104 +444,431 @@ pub fn seq_of(value: &Value) -> Result<Option<u64>, String> {
     }
 }
 
-fn transport_named(name: &str) -> Result<Transport, String> {
-    Transport::named(name).ok_or_else(|| format!("{name:?} is not one of direct, structured, http"))
+fn bad(message: &str, field: &str, problem: String) -> ProtocolError {
+    ProtocolError::Bad { message: message.to_string(), field: field.to_string(), problem }
 }
 
-/// The fields of one message, read with errors that name the message and the field.
-struct Fields<'a> {
-    object: &'a Map<String, Value>,
-    message: String,
-}
+/// The messages of protocol v1 as serde types, one per message, which both ends read and write:
+/// the harness writes requests and reads answers, `serve` does the reverse. A type's data is a
+/// type parameter, so that a message is written borrowing from a [`Request`] or an [`Answer`]
+/// and read into owned values.
+///
+/// A message is read straight from its JSON value, never through serde's internally tagged or
+/// untagged enums or `flatten`, which buffer values and so lose arbitrary-precision numbers: which
+/// message a value is, is decided by [`Request::from_json`] and [`Answer::from_json`]. The leaf
+/// types ([`Unsigned`], [`Text`], [`Word`], ...) say what is wrong with a field in words a
+/// [`ProtocolError`] quotes, and the field itself is found by `serde_path_to_error`.
+mod message {
+    use super::ProtocolError;
+    use crate::case::tool::{Transport, View};
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
 
-impl<'a> Fields<'a> {
-    fn value(&self, field: &str) -> Result<&'a Value, ProtocolError> {
-        self.object
-            .get(field)
-            .ok_or_else(|| ProtocolError::Missing { message: self.message.clone(), field: field.to_string() })
+    /// A message as written: `cmd` (requests only), then `seq`, then the message's own fields.
+    #[derive(Serialize)]
+    pub(super) struct Sent<'a, B> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub cmd: Option<&'a str>,
+        /// Written even when it is `null` (an answer to a request without one).
+        pub seq: Option<u64>,
+        #[serde(flatten)]
+        pub body: B,
     }
 
-    fn bad(&self, field: &str, problem: String) -> ProtocolError {
-        ProtocolError::Bad { message: self.message.clone(), field: field.to_string(), problem }
+    /// The body of a request, written as the one message it holds (written only: never read).
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    pub(super) enum RequestBody<'a> {
+        Start(StartRequest),
+        Normalize(NormalizeRequest<&'a Value>),
+        Register(RegisterRequest<&'a [crate::case::tool::Tool]>),
+        Describe(DescribeRequest<&'a str>),
+        Invoke(InvokeRequest<&'a str, &'a Value>),
+        Stop(StopRequest),
     }
 
-    fn string(&self, field: &str) -> Result<&'a str, ProtocolError> {
-        let value = self.value(field)?;
-        value.as_str().ok_or_else(|| self.bad(field, format!("{} is not a string", kind(value))))
+    /// The body of an answer, written as the one message it holds (written only: never read).
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    pub(super) enum AnswerBody<'a> {
+        Started(StartedAnswer<&'a str, Words<&'a str>, Words<Transport>>),
+        Normalized(NormalizedAnswer<&'a Value>),
+        Refused(RefusedAnswer<&'a Value>),
+        Done(DoneAnswer),
+        Described(DescribedAnswer<&'a Value>),
+        Executed(ExecutedAnswer<&'a Value>),
+        Rejected(RejectedAnswer<&'a Value>),
+        RejectedText(RejectedAnswer<MessageOnly<'a>>),
+        Unsupported(UnsupportedAnswer<&'a String>),
+        Failed(FailedAnswer<&'a String>),
     }
 
-    fn unsigned(&self, field: &str) -> Result<u64, ProtocolError> {
-        let value = self.value(field)?;
-        value.as_u64().ok_or_else(|| self.bad(field, format!("{value} is not a non-negative integer")))
+    /// What every request has: `{"seq", "cmd"}`.
+    #[derive(Deserialize)]
+    pub(super) struct RequestHead {
+        pub seq: Unsigned,
+        pub cmd: Text,
     }
 
-    fn seq(&self) -> Result<u64, ProtocolError> {
-        self.unsigned("seq")
+    /// `{"cmd": "start", "seq", "protocol"}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct StartRequest {
+        pub protocol: Unsigned,
     }
 
-    fn strings(&self, field: &str) -> Result<Vec<&'a str>, ProtocolError> {
-        let value = self.value(field)?;
-        let items = value.as_array().ok_or_else(|| self.bad(field, format!("{} is not an array", kind(value))))?;
-        items
-            .iter()
-            .map(|item| item.as_str().ok_or_else(|| self.bad(field, format!("it holds {}, not a string", kind(item)))))
-            .collect()
+    /// `{"cmd": "normalize", "seq", "input_schema", "arguments"}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct NormalizeRequest<V> {
+        pub input_schema: V,
+        pub arguments: V,
     }
 
-    fn ok(&self) -> Result<(), ProtocolError> {
-        match self.value("ok")? {
-            Value::Bool(true) => Ok(()),
-            other => Err(self.bad("ok", format!("{other} is not true"))),
-        }
+    /// `{"cmd": "register", "seq", "tools"}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct RegisterRequest<T> {
+        pub tools: T,
     }
 
-    fn implementation(&self) -> Result<Implementation, ProtocolError> {
-        let protocol = self.unsigned("protocol")?;
-        if protocol != VERSION {
-            return Err(
-                self.bad("protocol", format!("the implementation speaks {protocol}; the harness speaks {VERSION}"))
-            );
-        }
-        let about = self.value("implementation")?;
-        let about = about.as_object().ok_or_else(|| self.bad("implementation", "it is not an object".into()))?;
-        let inner = Fields { object: about, message: format!("{}'s implementation", self.message) };
-        let optional = |field: &str| -> Result<Option<String>, ProtocolError> {
-            match about.get(field) {
-                None | Some(Value::Null) => Ok(None),
-                Some(_) => inner.string(field).map(|s| Some(s.to_string())),
+    /// `{"cmd": "describe", "seq", "tool", "view"}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct DescribeRequest<S> {
+        pub tool: S,
+        pub view: Word<View>,
+    }
+
+    /// `{"cmd": "invoke", "seq", "tool", "transport", "arguments"}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct InvokeRequest<S, V> {
+        pub tool: S,
+        pub transport: Word<Transport>,
+        pub arguments: V,
+    }
+
+    /// `{"cmd": "stop", "seq"}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct StopRequest {}
+
+    /// The `protocol` a started answer speaks.
+    #[derive(Deserialize)]
+    pub(super) struct Spoken {
+        pub protocol: Unsigned,
+    }
+
+    /// `{"seq", "protocol", "implementation", "rules", "transports"}`, the answer to start.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct StartedAnswer<S, R, T> {
+        pub protocol: Unsigned,
+        pub implementation: About<S>,
+        pub rules: R,
+        pub transports: T,
+    }
+
+    /// The `implementation` of a started answer.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct About<S> {
+        pub name: S,
+        pub version: S,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub language: Option<S>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub homepage: Option<S>,
+    }
+
+    /// `{"seq", "arguments"}`, the answer to normalize.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct NormalizedAnswer<V> {
+        pub arguments: V,
+    }
+
+    /// `{"seq", "rejected": error}`, normalize's refusal.
+    #[derive(Serialize, Deserialize)]
+    #[serde(bound(deserialize = "Object<V>: Deserialize<'de>"))]
+    pub(super) struct RefusedAnswer<V> {
+        pub rejected: Object<V>,
+    }
+
+    /// `{"seq", "ok": true}`, the answer to register and to stop.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct DoneAnswer {
+        pub ok: True,
+    }
+
+    /// `{"seq", "input_schema"}`, the answer to describe.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct DescribedAnswer<V> {
+        pub input_schema: V,
+    }
+
+    /// What every answer to invoke has: `{"handler_calls", "outcome"}`.
+    #[derive(Deserialize)]
+    pub(super) struct InvokeHead {
+        pub handler_calls: Unsigned,
+        pub outcome: Word<Outcome>,
+    }
+
+    /// `{"seq", "outcome": "executed", "handler_calls", "received"}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct ExecutedAnswer<V> {
+        pub outcome: Word<Outcome>,
+        pub handler_calls: Unsigned,
+        pub received: V,
+    }
+
+    /// `{"seq", "outcome": "rejected", "handler_calls", "error"}`.
+    #[derive(Serialize, Deserialize)]
+    #[serde(bound(deserialize = "Object<V>: Deserialize<'de>"))]
+    pub(super) struct RejectedAnswer<V> {
+        pub outcome: Word<Outcome>,
+        pub handler_calls: Unsigned,
+        pub error: Object<V>,
+    }
+
+    /// `{"seq", "unsupported": why}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct UnsupportedAnswer<S> {
+        pub unsupported: S,
+    }
+
+    /// `{"seq", "error": message}`.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct FailedAnswer<S> {
+        pub error: S,
+    }
+
+    /// An invoke's `outcome`.
+    #[derive(Clone, Copy)]
+    pub(super) enum Outcome {
+        Executed,
+        Rejected,
+    }
+
+    /// Reads the message `T` from `value`; a field that is absent or wrong is named in the
+    /// error, as a field of `message`.
+    pub(super) fn read<'a, T: Deserialize<'a>>(value: &'a Value, message: &str) -> Result<T, ProtocolError> {
+        serde_path_to_error::deserialize(value).map_err(|e| error(message, &e))
+    }
+
+    /// The [`ProtocolError`] of a message that could not be read, where the path names the field
+    /// (a field of a nested object is named as a field of `<message>'s <object>`).
+    fn error(message: &str, error: &serde_path_to_error::Error<serde_json::Error>) -> ProtocolError {
+        use serde_path_to_error::Segment;
+        let mut keys = Vec::new();
+        let mut nested = false;
+        for segment in error.path().iter() {
+            match segment {
+                Segment::Map { key } if !nested => keys.push(key.as_str()),
+                _ => nested = true,
             }
+        }
+        // A path of object keys alone names the field (its last key) and the objects it is in; a
+        // path into an array is named by the field that holds the array.
+        let problem = error.inner().to_string();
+        let missing =
+            if nested { None } else { problem.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) };
+        let (owners, field): (&[&str], &str) = match (missing, keys.split_last()) {
+            (Some(field), _) => (&keys, field),
+            (None, Some((last, owners))) if !nested => (owners, last),
+            (None, _) => (&[], keys.first().copied().unwrap_or(".")),
         };
-        let transports = self
-            .strings("transports")?
-            .into_iter()
-            .map(|name| transport_named(name).map_err(|p| self.bad("transports", p)))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Implementation {
-            name: inner.string("name")?.to_string(),
-            version: inner.string("version")?.to_string(),
-            language: optional("language")?,
-            homepage: optional("homepage")?,
-            rules: self.strings("rules")?.into_iter().map(String::from).collect(),
-            transports,
-        })
+        let message = owners.iter().fold(message.to_string(), |message, owner| format!("{message}'s {owner}"));
+        match missing {
+            Some(_) => ProtocolError::Missing { message, field: field.to_string() },
+            None => ProtocolError::Bad { message, field: field.to_string(), problem },
+        }
     }
-}
 
-/// A JSON value's kind, for messages.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+    /// A field read as a JSON value and checked, with the problem in words when it fails.
+    fn checked<'de, D: Deserializer<'de>, T>(
+        deserializer: D,
+        check: impl FnOnce(Value) -> Result<T, String>,
+    ) -> Result<T, D::Error> {
+        check(Value::deserialize(deserializer)?).map_err(D::Error::custom)
+    }
+
+    /// A non-negative integer.
+    #[derive(Serialize)]
+    #[serde(transparent)]
+    pub(super) struct Unsigned(pub u64);
+
+    impl<'de> Deserialize<'de> for Unsigned {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            checked(deserializer, |value| {
+                value.as_u64().map(Unsigned).ok_or_else(|| format!("{value} is not a non-negative integer"))
+            })
+        }
+    }
+
+    /// A string.
+    pub(super) struct Text(pub String);
+
+    impl<'de> Deserialize<'de> for Text {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            checked(deserializer, |value| match value {
+                Value::String(text) => Ok(Text(text)),
+                other => Err(format!("{} is not a string", kind(&other))),
+            })
+        }
+    }
+
+    /// The error of a rejection that carries only its message, `{"message"}`.
+    #[derive(Serialize)]
+    pub(super) struct MessageOnly<'a> {
+        pub message: &'a str,
+    }
+
+    /// A JSON object, as a value.
+    #[derive(Serialize)]
+    #[serde(transparent)]
+    pub(super) struct Object<V>(pub V);
+
+    impl<'de> Deserialize<'de> for Object<Value> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            checked(deserializer, |value| match value {
+                Value::Object(_) => Ok(Object(value)),
+                _ => Err("it is not an object".to_string()),
+            })
+        }
+    }
+
+    /// `true`, the `ok` of an answer.
+    pub(super) struct True;
+
+    impl Serialize for True {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_bool(true)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for True {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            checked(deserializer, |value| match value {
+                Value::Bool(true) => Ok(True),
+                other => Err(format!("{other} is not true")),
+            })
+        }
+    }
+
+    /// A value written as a word on the wire.
+    pub(super) trait Spelled {
+        fn word(&self) -> &str;
+    }
+
+    /// A value read from a word on the wire, with what is said of a word that names none.
+    pub(super) trait Named: Sized {
+        fn named(word: &str) -> Result<Self, String>;
+    }
+
+    impl Spelled for View {
+        fn word(&self) -> &str {
+            self.as_str()
+        }
+    }
+
+    impl Named for View {
+        fn named(word: &str) -> Result<Self, String> {
+            View::named(word).ok_or_else(|| format!("{word:?} is not get_api_spec or direct"))
+        }
+    }
+
+    impl Spelled for Transport {
+        fn word(&self) -> &str {
+            self.as_str()
+        }
+    }
+
+    impl Named for Transport {
+        fn named(word: &str) -> Result<Self, String> {
+            Transport::named(word).ok_or_else(|| format!("{word:?} is not one of direct, structured, http"))
+        }
+    }
+
+    impl Spelled for Outcome {
+        fn word(&self) -> &str {
+            match self {
+                Outcome::Executed => "executed",
+                Outcome::Rejected => "rejected",
+            }
+        }
+    }
+
+    impl Named for Outcome {
+        fn named(word: &str) -> Result<Self, String> {
+            match word {
+                "executed" => Ok(Outcome::Executed),
+                "rejected" => Ok(Outcome::Rejected),
+                other => Err(format!("{other:?} is not \"executed\" or \"rejected\"")),
+            }
+        }
+    }
+
+    impl Named for String {
+        fn named(word: &str) -> Result<Self, String> {
+            Ok(word.to_string())
+        }
+    }
+
+    impl Spelled for &str {
+        fn word(&self) -> &str {
+            self
+        }
+    }
+
+    /// A word that names a `T`.
+    pub(super) struct Word<T>(pub T);
+
+    impl<T: Spelled> Serialize for Word<T> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.0.word())
+        }
+    }
+
+    impl<'de, T: Named> Deserialize<'de> for Word<T> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let Text(word) = Text::deserialize(deserializer)?;
+            T::named(&word).map(Word).map_err(D::Error::custom)
+        }
+    }
+
+    /// An array of words, each naming a `T`.
+    pub(super) struct Words<T>(pub Vec<T>);
+
+    impl<T: Spelled> Serialize for Words<T> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(self.0.iter().map(Spelled::word))
+        }
+    }
+
+    impl<'de, T: Named> Deserialize<'de> for Words<T> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            checked(deserializer, |value| {
+                let Value::Array(items) = value else { return Err(format!("{} is not an array", kind(&value))) };
+                let words = items
+                    .iter()
+                    .map(|item| item.as_str().ok_or_else(|| format!("it holds {}, not a string", kind(item))))
+                    .collect::<Result<Vec<_>, _>>()?;
+                words.into_iter().map(T::named).collect::<Result<_, _>>().map(Words)
+            })
+        }
+    }
+
+    /// A JSON value's kind, for messages.
+    fn kind(value: &Value) -> &'static str {
+        match value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn stand_in(unit: u16) -> char {
         crate::json::surrogate::stand_in(unit).expect("a surrogate")
@@ -645,6 +934,37 @@ mod tests {
     }
 
     #[test]
+    fn requests_read_name_the_field() {
+        let read = |request: Value| Request::from_json(&request).unwrap_err().to_string();
+        assert_eq!(read(json!({"cmd": "describe", "seq": 3, "tool": "t"})), "the describe request has no `view`");
+        assert_eq!(
+            read(json!({"cmd": "describe", "seq": 3, "tool": "t", "view": "side"})),
+            "the describe request has a bad `view`: \"side\" is not get_api_spec or direct"
+        );
+        assert_eq!(
+            read(json!({"cmd": "start", "seq": "0"})),
+            "the request has a bad `seq`: \"0\" is not a non-negative integer"
+        );
+        assert_eq!(read(json!({"seq": 0})), "the request has no `cmd`");
+        let error = read(json!({"cmd": "register", "seq": 1, "tools": [{"name": "t"}]}));
+        assert!(error.starts_with("the register request has a bad `tools`: missing field `input_schema`"), "{error}");
+        assert_eq!(Request::from_json(&json!([1])), Err(ProtocolError::NotAnObject));
+    }
+
+    #[test]
+    fn numbers_cross_exactly_both_ways() {
+        let text = r#"{"cmd":"normalize","seq":7,"input_schema":{"maximum":1.50},"arguments":{"n":100000000000000000000000000001,"e":1e400}}"#;
+        let (seq, request) = Request::from_json(&crate::json::from_str(text).unwrap()).unwrap();
+        assert_eq!(request.to_json_text(seq), text);
+        let text =
+            r#"{"seq":2,"outcome":"executed","handler_calls":1,"received":{"n":-0.0,"m":12345678901234567890123}}"#;
+        let answer = Answer::from_json(Command::Invoke, &crate::json::from_str(text).unwrap()).unwrap();
+        assert_eq!(answer.to_json_text(Some(2)), text);
+        assert_eq!(answer.to_json(Some(2)).to_string(), text);
+        assert_eq!(Answer::Failed("x".into()).to_json_text(None), r#"{"seq":null,"error":"x"}"#);
+    }
+
+    #[test]
     fn answers_round_trip() {
         let answers = [
             (
@@ -696,6 +1016,49 @@ mod tests {
         .unwrap_err();
         assert!(error.to_string().contains("speaks 2"), "{error}");
         assert_eq!(seq_of(&json!({"seq": -1})).unwrap_err(), "`seq` is -1, not a non-negative integer");
+        let started = |about: Value, transports: Value| {
+            let answer =
+                json!({"seq": 0, "protocol": 1, "implementation": about, "rules": [], "transports": transports});
+            Answer::from_json(Command::Start, &answer).unwrap_err().to_string()
+        };
+        assert_eq!(started(json!({"version": "1"}), json!([])), "the start response's implementation has no `name`");
+        assert_eq!(
+            started(json!({"name": "x", "version": 1}), json!([])),
+            "the start response's implementation has a bad `version`: a number is not a string"
+        );
+        assert_eq!(
+            started(json!("x"), json!([])),
+            "the start response has a bad `implementation`: it is not an object"
+        );
+        assert_eq!(
+            started(json!({"name": "x", "version": "1"}), json!(["direct", 3])),
+            "the start response has a bad `transports`: it holds a number, not a string"
+        );
+        assert_eq!(
+            started(json!({"name": "x", "version": "1"}), json!(["pigeon"])),
+            "the start response has a bad `transports`: \"pigeon\" is not one of direct, structured, http"
+        );
+        let invoked = |answer: Value| Answer::from_json(Command::Invoke, &answer).unwrap_err().to_string();
+        assert_eq!(
+            invoked(json!({"seq": 1, "outcome": "maybe", "handler_calls": 0})),
+            "the invoke response has a bad `outcome`: \"maybe\" is not \"executed\" or \"rejected\""
+        );
+        assert_eq!(
+            invoked(json!({"seq": 1, "outcome": "rejected", "handler_calls": 1.5, "error": {}})),
+            "the invoke response has a bad `handler_calls`: 1.5 is not a non-negative integer"
+        );
+        assert_eq!(
+            invoked(json!({"seq": 1, "outcome": "rejected", "handler_calls": 0})),
+            "the invoke response has no `error`"
+        );
+        assert_eq!(
+            Answer::from_json(Command::Stop, &json!({"seq": 1, "ok": false})).unwrap_err().to_string(),
+            "the stop response has a bad `ok`: false is not true"
+        );
+        assert_eq!(
+            Answer::from_json(Command::Describe, &json!({"seq": 1, "error": 7})).unwrap_err().to_string(),
+            "the describe response has a bad `error`: a number is not a string"
+        );
         assert_eq!(
             Request::from_json(&json!({"seq": 1, "cmd": "dance"})),
             Err(ProtocolError::UnknownCommand("dance".into()))

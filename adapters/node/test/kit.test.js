@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { Failure, Rejected, Session, Unsupported, parse, stringify } from '../index.js';
+import { Failure, Rejected, Session, Unsupported, checkedTools, parse, stringify } from '../index.js';
 
 const implementation = { name: 'kit-test', version: '0.0.1', language: 'javascript', rules: ['RT-TOOL-8'], transports: ['direct'] };
 const runtime = () => {
@@ -115,4 +115,20 @@ test('HTTP: URL printed, bodies answered, bad bodies 400', async () => {
     } finally {
         child.kill();
     }
+});
+
+test('a register request\'s tools are checked one by one, in order', () => {
+    const seen = new Set();
+    const taken = (tools) => {
+        const names = [];
+        for (const t of checkedTools(tools, (name) => seen.has(name))) names.push(seen.add(t.name) && t.name);
+        return names;
+    };
+    assert.deepEqual(taken([{ name: 'a', input_schema: {} }, { name: 'b', input_schema: true, description: 'd' }]), ['a', 'b']);
+    assert.throws(() => taken([{ name: 'c', input_schema: {} }, { name: 'a', input_schema: {} }]), (e) => e instanceof Unsupported && e.message === 'tool a is registered twice');
+    assert.ok(seen.has('c')); // the tools before the refused one were taken, as a register loop takes them
+    for (const bad of [null, [], { input_schema: {} }, { name: 1, input_schema: {} }]) {
+        assert.throws(() => taken([bad]), (e) => e instanceof Failure && e.message === 'a tool needs a name');
+    }
+    assert.throws(() => taken([{ name: 'x' }]), (e) => e instanceof Failure && e.message === 'tool x has no input_schema');
 });

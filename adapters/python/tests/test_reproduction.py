@@ -11,7 +11,7 @@ import unittest
 KIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, KIT)
 
-from tool_conformance_adapter.reproduction import STRING_ARGUMENTS, run_template  # noqa: E402
+from tool_conformance_adapter.reproduction import STRING_ARGUMENTS, printed, run_template  # noqa: E402
 
 TEMPLATE = f"""import json, sys
 sys.path.insert(0, {KIT!r})
@@ -53,6 +53,40 @@ class RunTemplate(unittest.TestCase):
     def test_a_refusal_is_one_caller_got_line(self):
         done = run_template(self.template, tool="t", schema={"required": ["a"]}, arguments={})
         self.assertEqual(done.stdout, "the caller got: KeyError: 't misses a'\n")
+
+
+class Printed(unittest.TestCase):
+    def test_what_a_clean_run_printed_and_a_run_that_is_not(self):
+        with tempfile.TemporaryDirectory() as folder:
+            clean = os.path.join(folder, "clean.py")
+            with open(clean, "w", encoding="utf-8") as handle:
+                handle.write("print('__TOOL__')\n")
+            self.assertEqual(printed(clean), "t\n")  # STRING_ARGUMENTS names the tool t
+            self.assertEqual(printed(clean, {"tool": "u", "schema": {}, "arguments": {}}), "u\n")
+            for body in ["import sys; sys.stderr.write('a warning')\n", "raise SystemExit(3)\n"]:
+                noisy = os.path.join(folder, "noisy.py")
+                with open(noisy, "w", encoding="utf-8") as handle:
+                    handle.write(body)
+                with self.assertRaises(AssertionError):
+                    printed(noisy)
+
+
+class FunctionShown(unittest.TestCase):
+    def test_the_function_and_its_notes(self):
+        import contextlib
+        import io
+
+        from tool_conformance_adapter.outcome import function_shown
+
+        def send_mail(to: str, *, cc: str = "x", **rest):
+            return "ok"
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            function_shown("send_mail", send_mail, ["cc is optional"])
+        self.assertEqual(
+            out.getvalue(), "the function: def send_mail(to: str, *, cc: str = 'x', **rest)\n  ( cc is optional )\n"
+        )
 
 
 if __name__ == "__main__":

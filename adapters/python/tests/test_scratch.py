@@ -9,7 +9,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from tool_conformance_adapter import Failure, Rejected, Unsupported  # noqa: E402
-from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.scratch import CurrentRegistry, RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
 
 
 class ScratchTool(unittest.TestCase):
@@ -55,6 +55,16 @@ class Entries(unittest.TestCase):
         with self.assertRaises(Failure) as raised:
             runtime.entry("c")
         self.assertEqual(str(raised.exception), "no tool named 'c' is registered")
+
+
+class Current(unittest.TestCase):
+    def test_the_last_registered_set_and_none_before(self):
+        runtime = CurrentRegistry()
+        with self.assertRaises(Failure) as raised:
+            runtime.current()
+        self.assertEqual(str(raised.exception), "no tools are registered")
+        runtime.registry = "the set"
+        self.assertEqual(runtime.current(), "the set")
 
 
 class Answers(unittest.TestCase):

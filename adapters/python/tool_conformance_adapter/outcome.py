@@ -8,7 +8,13 @@ the one way `run-frameworks.sh --check` reads them back and compares them with t
   type's name and its text).
 
 `received` returns `"ok"`, so it can be a tool's body. Both print to stdout and flush.
+
+Before them, a reproduction of a row whose tool is a function written from the schema shows that
+function (`function_shown`): `the function: def <name><signature>`, and a line for each note on
+how its signature says the schema.
 """
+
+import inspect
 
 import json
 import sys
@@ -30,3 +36,10 @@ def caller_got(error):
     text = f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else str(error)
     sys.stdout.write("the caller got: " + text.replace("\n", " ") + "\n")
     sys.stdout.flush()
+
+
+def function_shown(name, function, notes=()):
+    """Prints `the function: def <name><signature>` for `function`, then `  ( <note> )` a note."""
+    print("the function:", f"def {name}{inspect.signature(function)}")
+    for note in notes:
+        print("  (", note, ")")

@@ -37,3 +37,14 @@ def run_template(template, *, tool, schema, arguments, python=None, timeout=120)
         text=True,
         timeout=timeout,
     )
+
+
+def printed(template, call=STRING_ARGUMENTS, **options):
+    """What `template` (a path), filled with `call` (a dict of `tool`, `schema` and `arguments`;
+    STRING_ARGUMENTS by default) and run as `run_template` runs it, printed on stdout. An
+    AssertionError, with its stderr, where it exits non-zero or writes anything on stderr: a
+    reproduction a reader runs says nothing but its outcome lines and what they rest on."""
+    done = run_template(template, **call, **options)
+    if done.returncode != 0 or done.stderr != "":
+        raise AssertionError(f"{template} exited {done.returncode}; its stderr:\n{done.stderr[-2000:]}")
+    return done.stdout

@@ -28,6 +28,18 @@ class RegisteredTools:
         return self.tools[name]
 
 
+class CurrentRegistry:
+    """A runtime that keeps the tool set of its last `register` as `registry` (None before any):
+    `current()` is that set, and a Failure before any register."""
+
+    registry = None
+
+    def current(self):
+        if self.registry is None:
+            raise Failure("no tools are registered")
+        return self.registry
+
+
 def scratch_tool(cache, key, build):
     """The scratch tool `cache` holds for `key`, built with `build()` the first time. A build that
     raises Unsupported is kept as its text, and every later normalize of that schema is answered

@@ -5,29 +5,11 @@
 // node repro.mjs
 import { generateText, tool, jsonSchema } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import { callerGot, modelCalling, toolReceived } from 'tool-conformance-adapter/reproduction';
 
 const toolName = '__TOOL__';
+const inputSchema = jsonSchema(JSON.parse(String.raw`__SCHEMA__`));
 // The model's tool call carries the arguments as JSON text: this text, exactly.
-const argumentsText = String.raw`__ARGUMENTS__`;
-const tools = {
-    [toolName]: tool({
-        inputSchema: jsonSchema(JSON.parse(String.raw`__SCHEMA__`)),
-        execute: async (input) => {
-            console.log('the tool received:', JSON.stringify(input));
-            return 'ok';
-        },
-    }),
-};
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-const model = new MockLanguageModelV3({
-    doGenerate: async () => ({
-        content: [{ type: 'tool-call', toolCallId: 'call-1', toolName, input: argumentsText }],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
-    }),
-});
-const { content } = await generateText({ model, tools, prompt: 'Call the tool.' });
-for (const part of content) {
-    if (part.type === 'tool-error') console.log('the caller got:', part.error?.message ?? part.error);
-}
+const model = modelCalling(MockLanguageModelV3, toolName, String.raw`__ARGUMENTS__`);
+const { content } = await generateText({ model, tools: { [toolName]: tool({ inputSchema, execute: toolReceived }) }, prompt: 'Call the tool.' });
+callerGot(content);

@@ -24,8 +24,6 @@ const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0
 
 const messageOf = (error) => (error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error));
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Serves protocol v1 for one row (the kit's `serve`, on stdio or --http), with the SDK's modules,
  * the kit and the row's schema.mjs as the row's adapter.mjs imported them.
@@ -42,7 +40,7 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
  */
 export function serveAiSdk({ adapter, ai, kit, schema: { schemaOptions, problemsFrom, VALIDATOR }, resolve: resolveImport }) {
     const { generateText, tool, jsonSchema, MockLanguageModelV3 } = ai;
-    const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } = kit;
+    const { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText, checkedTools } = kit;
     const log = (...args) => console.error(`[${adapter} adapter]`, ...args);
 
     /**
@@ -147,12 +145,7 @@ export function serveAiSdk({ adapter, ai, kit, schema: { schemaOptions, problems
 
         register(tools) {
             const registry = new Registry();
-            for (const t of tools) {
-                if (!isObject(t) || typeof t.name !== 'string') throw new Failure('a tool needs a name');
-                if (!('input_schema' in t)) throw new Failure(`tool ${t.name} has no input_schema`);
-                if (registry.records.has(t.name)) throw new Unsupported(`tool ${t.name} is registered twice`);
-                registry.add(t.name, t.description, t.input_schema);
-            }
+            for (const t of checkedTools(tools, (name) => registry.records.has(name))) registry.add(t.name, t.description, t.input_schema);
             this.registry = registry;
         }
 

@@ -34,6 +34,7 @@ sys.path.insert(0, str(HERE))
 
 import tool_conformance_adapter as protocol  # noqa: E402
 from tool_conformance_adapter import exact_json  # noqa: E402
+from tool_conformance_adapter.scratch import CurrentRegistry  # noqa: E402
 from schema_to_function import build_function  # noqa: E402
 
 # Imported before the first request (it takes a few seconds), not inside the first register.
@@ -332,7 +333,7 @@ class Registry:
 SHARED = {}  # the loop thread and the loopback HTTP server, one per process, across sessions
 
 
-class Runtime:
+class Runtime(CurrentRegistry):
     def __init__(self):
         previous = SHARED.get("runtime")
         if previous is not None:  # a new session (over HTTP, `start` again): drop the old registry
@@ -368,11 +369,6 @@ class Runtime:
     def register(self, tools):
         self.close()
         self.registry = Registry(self, tools)
-
-    def current(self):
-        if self.registry is None:
-            raise protocol.Failure("no tools are registered")
-        return self.registry
 
     def describe(self, tool, view):
         registry = self.current()

@@ -11,9 +11,6 @@ ADK's own function-call handling (`FunctionTool.run_async`) runs as for a real m
 
 Nothing here repairs, validates or rewrites arguments: what the function receives, and the error
 ADK sends back to the model (a function response `{"error": ...}`), are ADK's.
-
-    .venv/bin/python adapter.py                      # protocol v1 on stdin and stdout
-    .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
 """
 
 import os
@@ -23,22 +20,17 @@ import warnings
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the kit: the protocol, what rows share
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.runtime import ToolRuntime, signature_tool  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
 with installed("google-adk", HERE):
     import tools  # noqa: E402  (beside this file)
 
-from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
-
-PACKAGE = "google-adk"
-TRANSPORTS = ["structured"]
-SCRATCH_TOOL = "repro"
+from tool_conformance_adapter.received import Recorder, snapshot  # noqa: E402
 
 quiet(serializer=True)
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -57,36 +49,18 @@ def problems_from(message):
 
 
 
-def build(name, schema, recorder):
-    """The FunctionTool for the schema; Unsupported quoting the refusal when there is none."""
-    try:
-        tool, notes = tools.make_tool(name, schema, recorder.record)
-        tools.run_turn([tool], None, "{}")  # ADK builds the declaration here: its refusal, if any
-    except tools.NoSignature as why:
-        raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
-    except Exception as why:  # ADK or pydantic refusing the function, quoted as raised
-        raise protocol.Unsupported(f"google-adk refused the function: {type(why).__name__}: {why}") from None
-    for note in notes:
-        sys.stderr.write(f"[google-adk adapter] {name}: {note}\n")
-    return tool
+class Runtime(ToolRuntime):
+    package, homepage, framework = "google-adk", "https://github.com/google/adk-python", "google-adk"
 
+    def scratch_name(self):
+        return "repro"
 
-class Runtime(RegisteredTools):
-    def __init__(self):
-        self.tools = {}  # name -> (FunctionTool, Recorder)
-        self.refused = {}  # name -> why it could not be made
-        self.scratch = {}  # schema text -> (FunctionTool, Recorder) or why not
-
-    def register(self, tool_list):
-        self.tools, self.refused = {}, {}
-        for tool in tool_list:
-            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or "input_schema" not in tool:
-                raise protocol.Failure("a tool needs a string name and an input_schema")
-            recorder = Recorder()
-            try:
-                self.tools[tool["name"]] = (build(tool["name"], to_framework(tool["input_schema"]), recorder), recorder)
-            except protocol.Unsupported as why:
-                self.refused[tool["name"]] = str(why)
+    def build(self, name, description, schema):
+        """The FunctionTool for the schema; Unsupported quoting the refusal when there is none. ADK
+        builds the function's declaration when an agent first runs with it: its refusal, if any."""
+        recorder = Recorder()
+        make = lambda: tools.make_tool(name, schema, recorder.record)  # noqa: E731
+        return signature_tool(self.framework, name, make, tools.NoSignature, check=lambda tool: tools.run_turn([tool], None, "{}")), recorder
 
     def describe(self, tool, view):
         built, _ = self.entry(tool)
@@ -98,45 +72,19 @@ class Runtime(RegisteredTools):
                 return snapshot(schema)
         raise protocol.Failure(f"google-adk did not declare {tool!r} to the model")
 
-    def call(self, built, recorder, arguments):
-        """One agent run whose model calls the tool: (what the function received per run, the
-        error ADK sent the model or the run raised, or None)."""
-        recorder.calls, recorder.unreadable = [], None
+    def run(self, built, transport, arguments):
+        """One agent run whose model calls the tool: the error ADK sent the model or the run
+        raised, or None."""
         try:
             seen = tools.run_turn([built], built.name, dumps(arguments))
         except Exception as why:  # the run itself failed (google-genai refusing the call, say)
-            return list(recorder.calls), {"message": f"{type(why).__name__}: {why}", "problems": [], "expected_fields": []}
-        if recorder.unreadable is not None:
-            raise protocol.Failure(f"the tool received a value JSON cannot carry: {recorder.unreadable}")
+            return {"message": f"{type(why).__name__}: {why}", "problems": [], "expected_fields": []}
         response = seen.get("response")
-        error = None
         if isinstance(response, dict) and "error" in response:
             message = str(response["error"])
-            error = {"message": message, "problems": problems_from(message), "expected_fields": []}
-        return list(recorder.calls), error
-
-    def invoke(self, transport, tool, arguments, handler):
-        if transport != "structured":
-            raise protocol.Unsupported(f"no transport {transport!r}")
-        built, recorder = self.entry(tool)
-        calls, error = self.call(built, recorder, arguments)
-        return invoked(calls, error, handler, "google-adk")
-
-    def normalize(self, input_schema, arguments):
-        """What reaches a tool with this schema when a model calls it: what the function
-        received, or `rejected` with the error ADK sent the model."""
-        def scratch():
-            recorder = Recorder()
-            return build(SCRATCH_TOOL, to_framework(input_schema), recorder), recorder
-
-        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
-        calls, error = self.call(built, recorder, arguments)
-        return normalized(calls, error, "google-adk")
-
-
-def implementation():
-    return installed_implementation(PACKAGE, "https://github.com/google/adk-python", list(TRANSPORTS))
+            return {"message": message, "problems": problems_from(message), "expected_fields": []}
+        return None
 
 
 if __name__ == "__main__":
-    protocol.main(implementation(), Runtime, description=__doc__.splitlines()[0])
+    Runtime.main(__doc__)

@@ -4,28 +4,20 @@
 # network) calls it with a Gemini API response holding the arguments as JSON text. From the
 # adapter folder, with its pins installed (python3 -m venv .venv && .venv/bin/pip install -r
 # requirements.txt): .venv/bin/python repro.py
-import inspect
 import json
 import logging
+import sys
 
-import tools  # examples/adapters/google-adk/tools.py
+sys.path[:0] = ["../../../adapters/python", "adapters/python"]  # the Python adapter kit
+from tool_conformance_adapter.outcome import caller_got, function_shown, received  # noqa: E402
+import tools  # noqa: E402  examples/adapters/google-adk/tools.py
 
 logging.disable(logging.WARNING)
-NAME = "__TOOL__"
 SCHEMA = json.loads(r'''__SCHEMA__''')
 ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
-
-
-def record(received):
-    print("the tool received:", json.dumps(received, ensure_ascii=False))
-    return "ok"
-
-
-tool, notes = tools.make_tool(NAME, SCHEMA, record)
-print("the function:", f"def {NAME}{inspect.signature(tool.func)}")
-for note in notes:
-    print("  (", note, ")")
-seen = tools.run_turn([tool], NAME, ARGUMENTS_TEXT)
+tool, notes = tools.make_tool("__TOOL__", SCHEMA, received)
+function_shown("__TOOL__", tool.func, notes)
+seen = tools.run_turn([tool], "__TOOL__", ARGUMENTS_TEXT)
 response = seen.get("response")
 if isinstance(response, dict) and "error" in response:
-    print("the caller got:", response["error"])
+    caller_got(response["error"])

@@ -1,15 +1,12 @@
-"""What Google ADK's FunctionTool does to a tool's arguments, checked against the installed ADK
-itself, with tools written by this adapter's own tools.py (the function the adapter registers and
-its reproduction builds), so that a release that changes one of the behaviours its standing rests
-on (reports/google-adk/expected-failures.yaml) fails here with a name.
-
-    .venv/bin/python -m unittest test_findings -v     # from this folder
+"""The behaviours of Google ADK's FunctionTool that reports/google-adk/expected-failures.yaml rests
+on, each checked against the installed ADK with a tool as this adapter's tools.py writes it (the
+function the adapter registers, and its reproduction builds): a release that changes one fails
+here, by name. From this folder: `.venv/bin/python -m unittest test_findings -v`.
 """
 
 import json
 import logging
 import os
-import subprocess
 import sys
 import unittest
 import warnings
@@ -17,6 +14,8 @@ import warnings
 import tools
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+from tool_conformance_adapter.exchange import exchange  # noqa: E402
 logging.disable(logging.WARNING)
 warnings.filterwarnings("ignore")
 
@@ -55,19 +54,14 @@ class Findings(unittest.TestCase):
         self.assertIn("not present:\np_from\n", response["error"])
 
     def test_the_adapter_answers_over_stdio(self):
-        lines = [
-            {"cmd": "start", "seq": 0, "protocol": 1},
-            {"cmd": "register", "seq": 1, "tools": [{"name": "send_mail", "input_schema": MAIL}]},
-            {"cmd": "invoke", "seq": 2, "tool": "send_mail", "transport": "structured", "arguments": {"n": 2}},
-            {"cmd": "stop", "seq": 3},
+        requests = [
+            {"cmd": "start", "protocol": 1},
+            {"cmd": "register", "tools": [{"name": "send_mail", "input_schema": MAIL}]},
+            {"cmd": "invoke", "tool": "send_mail", "transport": "structured", "arguments": {"n": 2}},
+            {"cmd": "stop"},
         ]
-        run = subprocess.run(
-            [sys.executable, os.path.join(HERE, "adapter.py")],
-            input="".join(json.dumps(line) + "\n" for line in lines),
-            capture_output=True, text=True, timeout=120,
-        )
-        answers = [json.loads(line) for line in run.stdout.splitlines()]
-        self.assertEqual(answers[2]["outcome"], "rejected", run.stderr)
+        answers = exchange(os.path.join(HERE, "adapter.py"), requests, timeout=120)  # one answer a request, in order
+        self.assertEqual(answers[2]["outcome"], "rejected", answers[2])
         self.assertEqual(answers[2]["error"]["problems"], [{"kind": "missing_required", "field": "to"}])
 
 

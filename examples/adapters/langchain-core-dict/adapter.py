@@ -49,8 +49,8 @@ def build_tool(name, description, schema, recorder):
 
 
 class Runtime(base.Runtime):
-    build = staticmethod(build_tool)
+    make = staticmethod(build_tool)
 
 
 if __name__ == "__main__":
-    protocol.main(base.implementation(), Runtime, description=__doc__.splitlines()[0])
+    Runtime.main(__doc__)

@@ -13,7 +13,7 @@
 import { tool } from '@langchain/core/tools';
 import { defaultToolCallParser } from '@langchain/core/messages';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
-import { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText } from 'tool-conformance-adapter';
+import { serve, Unsupported, Failure, Rejected, RawJson, snapshot, installedVersion, argumentsText, checkedTools } from 'tool-conformance-adapter';
 
 const log = (...args) => console.error('[langchain-core-js adapter]', ...args);
 const PACKAGE = '@langchain/core';
@@ -76,8 +76,6 @@ async function call(entry, name, args, transport, onCall = null) {
     }
 }
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 class Runtime {
     constructor() {
         this.tools = null;
@@ -85,12 +83,7 @@ class Runtime {
 
     register(tools) {
         const made = new Map();
-        for (const t of tools) {
-            if (!isObject(t) || typeof t.name !== 'string') throw new Failure('a tool needs a name');
-            if (!('input_schema' in t)) throw new Failure(`tool ${t.name} has no input_schema`);
-            if (made.has(t.name)) throw new Unsupported(`tool ${t.name} is registered twice`);
-            made.set(t.name, makeTool(t.name, t.description, t.input_schema));
-        }
+        for (const t of checkedTools(tools, (name) => made.has(name))) made.set(t.name, makeTool(t.name, t.description, t.input_schema));
         this.tools = made;
     }
 

@@ -15,9 +15,6 @@ Nothing here repairs, validates or rewrites arguments: what the function receive
 exception the caller gets, are langchain-core's. The problems of a rejected call are those of the
 pydantic `ValidationError` it raised (`errors()`).
 
-    .venv/bin/python adapter.py                      # protocol v1 on stdin and stdout
-    .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
-
 See README.md beside this file for what is measured and every choice.
 """
 
@@ -26,11 +23,10 @@ import sys
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the kit: the protocol, what rows share
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.runtime import ToolRuntime  # noqa: E402
 from tool_conformance_adapter.pydantic_errors import kind_of  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
@@ -44,9 +40,6 @@ with installed("langchain-core", HERE):
 sys.path.insert(0, HERE)  # tool.py, also when the langchain-core-dict row loads this file
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
 from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
-
-PACKAGE = "langchain-core"
-TRANSPORTS = ["direct", "structured"]
 
 # NOT_SENT is not JSON: pydantic says so when it writes the schema or dumps the model.
 quiet(serializer=True)
@@ -106,72 +99,30 @@ def wire_tool_call(name, arguments, call_id="call_1"):
     return parse_tool_call(raw, return_id=True)
 
 
-class Runtime(RegisteredTools):
-    build = staticmethod(build_tool)
+class Runtime(ToolRuntime):
+    package, homepage, framework = "langchain-core", "https://github.com/langchain-ai/langchain", "langchain-core"
+    transports = ("direct", "structured")
+    # The tool a user writes, from (name, description, schema, recorder); the dict row writes another.
+    make = staticmethod(build_tool)
 
-    def __init__(self):
-        self.tools = {}  # name -> (StructuredTool, Recorder)
-        self.refused = {}  # name -> why it could not be registered
-        self.scratch = {}  # schema text -> (tool, recorder) or why not
-        self.counter = 0
-
-    def register(self, tools):
-        self.tools, self.refused = {}, {}
-        for tool in tools:
-            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or "input_schema" not in tool:
-                raise protocol.Failure("a tool needs a string name and an input_schema")
-            name = tool["name"]
-            recorder = Recorder()
-            try:
-                built = self.build(name, tool.get("description"), to_framework(tool["input_schema"]), recorder)
-            except protocol.Unsupported as why:
-                self.refused[name] = str(why)  # the other tools still register
-                continue
-            self.tools[name] = (built, recorder)
+    def build(self, name, description, schema):
+        recorder = Recorder()
+        return self.make(name, description, schema, recorder), recorder
 
     def describe(self, tool, view):
         return snapshot(published_schema(self.entry(tool)[0]))
 
-    def call(self, tool, recorder, transport, arguments):
-        """One call; returns (what the function received per run, the caller's error or None)."""
-        recorder.calls, recorder.unreadable = [], None
+    def run(self, tool, transport, arguments):
+        """One call: the exception the caller got, as an error object, or None."""
         try:
             if transport == "direct":
                 tool.invoke(to_framework(arguments))
-            elif transport == "structured":
-                tool.invoke(wire_tool_call(tool.name, arguments))
             else:
-                raise protocol.Unsupported(f"no transport {transport!r}")
-            error = None
-        except protocol.Unsupported:
-            raise
+                tool.invoke(wire_tool_call(tool.name, arguments))
         except Exception as why:  # the exception the caller got
-            error = error_of(why)
-        if recorder.unreadable is not None:
-            raise protocol.Failure(f"the tool received a value JSON cannot carry: {recorder.unreadable}")
-        return list(recorder.calls), error
-
-    def invoke(self, transport, tool, arguments, handler):
-        built, recorder = self.entry(tool)
-        calls, error = self.call(built, recorder, transport, arguments)
-        return invoked(calls, error, handler, "langchain-core")
-
-    def normalize(self, input_schema, arguments):
-        """What reaches a tool with this schema when an agent calls it (the structured path): what
-        the function received, or `rejected` with the exception when langchain-core refused."""
-        def scratch():
-            self.counter += 1
-            recorder = Recorder()
-            return self.build(f"normalize_{self.counter}", None, to_framework(input_schema), recorder), recorder
-
-        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
-        calls, error = self.call(built, recorder, "structured", arguments)
-        return normalized(calls, error, "langchain-core")
-
-
-def implementation(transports=TRANSPORTS):
-    return installed_implementation(PACKAGE, "https://github.com/langchain-ai/langchain", list(transports))
+            return error_of(why)
+        return None
 
 
 if __name__ == "__main__":
-    protocol.main(implementation(), Runtime, description=__doc__.splitlines()[0])
+    Runtime.main(__doc__)

@@ -1,12 +1,8 @@
-"""What langchain-core's StructuredTool.from_function does to tool arguments, checked against the
-installed langchain-core itself.
-
-These tests pin the behaviours the adapter's standing rests on (reports/langchain-core-signature/
-expected-failures.yaml), with tools written the way a langchain user writes them, so that a release
-that changes one of them fails here with a name before the suite's numbers move. The last test runs
-the adapter end to end over stdio.
-
-    .venv/bin/python -m unittest test_findings -v     # from this folder
+"""The behaviours of langchain-core's StructuredTool.from_function that
+reports/langchain-core-signature/expected-failures.yaml rests on, each pinned against the installed
+langchain-core with a tool written as a langchain user writes it: a release that changes one fails
+here, by name, before the suite's numbers move. The last test runs the adapter end to end over
+stdio. From this folder: `.venv/bin/python -m unittest test_findings -v`.
 """
 
 import json

@@ -22,4 +22,4 @@ import adapter as llama_index  # noqa: E402  (examples/adapters/llama-index/adap
 llama_index.tool_builder.STYLE = "field"
 
 if __name__ == "__main__":
-    llama_index.protocol.main(llama_index.implementation(), llama_index.Runtime, description=__doc__.splitlines()[0])
+    llama_index.Runtime.main(__doc__)

@@ -16,9 +16,6 @@ Python's own TypeError (the function is a real `def`), which the caller gets as 
 (direct) or as the error ToolOutput (structured); its problems are read from that text, the only
 thing there is.
 
-    .venv/bin/python adapter.py                      # protocol v1 on stdin and stdout
-    .venv/bin/python adapter.py --http 127.0.0.1:0   # protocol v1 over HTTP; prints the URL
-
 See README.md beside this file for what is measured and every choice.
 """
 
@@ -29,11 +26,10 @@ import sys
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The protocol half, and what the rows share, is the Python adapter kit of this checkout.
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the kit: the protocol, what rows share
 
 import tool_conformance_adapter as protocol  # noqa: E402
-from tool_conformance_adapter.scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool  # noqa: E402
+from tool_conformance_adapter.runtime import ToolRuntime  # noqa: E402
 from tool_conformance_adapter.setup import installed, quiet  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
 
@@ -44,9 +40,6 @@ with installed("llama-index-core", HERE):
 
 import tool as tool_builder  # noqa: E402  (tool.py beside this file: the tool a user writes)
 from tool_conformance_adapter.received import Recorder, snapshot, to_framework  # noqa: E402
-
-PACKAGE = "llama-index-core"
-TRANSPORTS = ["direct", "structured"]
 
 quiet()
 
@@ -104,34 +97,24 @@ def build_tool(name, description, schema):
 # The runtime behind protocol.Session.
 
 
-class Runtime(RegisteredTools):
+class Runtime(ToolRuntime):
+    package, homepage, framework = "llama-index-core", "https://github.com/run-llama/llama_index", "LlamaIndex"
+    transports = ("direct", "structured")
+
     def __init__(self):
+        super().__init__()
         self.loop = asyncio.new_event_loop()
-        self.tools = {}
-        self.refused = {}
-        self.scratch = {}
-        self.counter = 0
 
     def close(self):
         self.loop.close()
 
-    def register(self, tools):
-        self.tools, self.refused = {}, {}
-        for tool in tools:
-            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or "input_schema" not in tool:
-                raise protocol.Failure("a tool needs a string name and an input_schema")
-            try:
-                self.tools[tool["name"]] = build_tool(tool["name"], tool.get("description"), to_framework(tool["input_schema"]))
-            except protocol.Unsupported as why:
-                self.refused[tool["name"]] = str(why)
+    build = staticmethod(build_tool)
 
     def describe(self, tool, view):
         # The parameters LlamaIndex publishes for the tool (what to_openai_tool sends a provider).
         return snapshot(self.entry(tool)[0].metadata.get_parameters_dict())
 
-    def call(self, tool, recorder, transport, arguments):
-        recorder.calls, recorder.unreadable = [], None
-        error = None
+    def run(self, tool, transport, arguments):
         if transport == "direct":
             # An agent workflow's call: the LLM integration's ToolSelection (whose tool_kwargs
             # validator turns arguments that are no object into {}), then acall(**tool_kwargs).
@@ -139,40 +122,17 @@ class Runtime(RegisteredTools):
             try:
                 self.loop.run_until_complete(tool.acall(**selection.tool_kwargs))
             except Exception as why:  # what the caller got
-                error = error_of(why)
-        elif transport == "structured":
-            text = dumps(arguments)  # the model's arguments text: exact digits, key order
-            kwargs = parse_partial_json(text)
-            selection = ToolSelection(tool_id="call_1", tool_name=tool.metadata.name, tool_kwargs=kwargs)
-            output = call_tool_with_selection(selection, [tool])
-            if output.is_error:
-                why = output.exception if output.exception is not None else Exception(output.content)
-                error = error_of(why, message=output.content)
-        else:
-            raise protocol.Unsupported(f"no transport {transport!r}")
-        if recorder.unreadable is not None:
-            raise protocol.Failure(f"the tool received a value JSON cannot carry: {recorder.unreadable}")
-        return list(recorder.calls), error
-
-    def invoke(self, transport, tool, arguments, handler):
-        built, recorder = self.entry(tool)
-        calls, error = self.call(built, recorder, transport, arguments)
-        return invoked(calls, error, handler, "LlamaIndex")
-
-    def normalize(self, input_schema, arguments):
-        """What reaches a tool with this schema when a model calls it (the structured path)."""
-        def scratch():
-            self.counter += 1
-            return build_tool(f"normalize_{self.counter}", None, to_framework(input_schema))
-
-        built, recorder = scratch_tool(self.scratch, dumps(input_schema), scratch)
-        calls, error = self.call(built, recorder, "structured", arguments)
-        return normalized(calls, error, "LlamaIndex")
-
-
-def implementation():
-    return installed_implementation(PACKAGE, "https://github.com/run-llama/llama_index", TRANSPORTS)
+                return error_of(why)
+            return None
+        # structured: the model's arguments text (exact digits, key order), read by LlamaIndex
+        kwargs = parse_partial_json(dumps(arguments))
+        selection = ToolSelection(tool_id="call_1", tool_name=tool.metadata.name, tool_kwargs=kwargs)
+        output = call_tool_with_selection(selection, [tool])
+        if output.is_error:
+            why = output.exception if output.exception is not None else Exception(output.content)
+            return error_of(why, message=output.content)
+        return None
 
 
 if __name__ == "__main__":
-    protocol.main(implementation(), Runtime, description=__doc__.splitlines()[0])
+    Runtime.main(__doc__)

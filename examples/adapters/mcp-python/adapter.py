@@ -44,6 +44,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))
 import tool_conformance_adapter as protocol  # noqa: E402
 from tool_conformance_adapter.setup import not_installed  # noqa: E402
 from tool_conformance_adapter import dumps  # noqa: E402
+from tool_conformance_adapter.scratch import CurrentRegistry  # noqa: E402
 
 try:
     import pydantic  # noqa: E402
@@ -451,7 +452,7 @@ class Registry:
 # The runtime behind protocol.Session.
 
 
-class Runtime:
+class Runtime(CurrentRegistry):
     _live = None  # the one runtime whose registries are open
 
     def __init__(self):
@@ -488,11 +489,6 @@ class Runtime:
         old, self.registry = self.registry, registry
         if old is not None:
             LOOP.run(old.close(), "closing a client")
-
-    def current(self):
-        if self.registry is None:
-            raise protocol.Failure("no tools are registered")
-        return self.registry
 
     def describe(self, tool, view):
         registry = self.current()

@@ -4,16 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { EXACT, received, reproducer } from 'tool-conformance-adapter/reproduction';
+import { EXACT, MAIL, received, reproducer } from 'tool-conformance-adapter/reproduction';
 
 // repro.mjs filled as the page fills it, run beside itself; what it printed.
 const repro = reproducer(import.meta.url);
 
-const mail = { type: 'object', properties: { to: { type: 'string' }, subject: { type: 'string' } }, required: ['to', 'subject'] };
-
 test('the root is open: unknown names reach the handler, references as sent', () => {
-    const out = repro('send_mail', mail, { to: 'ops@example.org', subject: 'Disk &amp; full', cc: 'x' });
-    assert.match(out, /the tool received: \{"to":"ops@example.org","subject":"Disk &amp; full","cc":"x"\}/);
+    assert.equal(JSON.stringify(received(repro(MAIL.tool, MAIL.schema, MAIL.open))), JSON.stringify(MAIL.open));
 });
 
 test("a root anyOf's alternatives are not enforced, and defaults are injected", () => {

@@ -6,26 +6,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { callOverPair, handlerReceived } from 'tool-conformance-adapter/reproduction';
 import { toRawShape } from './schema-to-zod.mjs';
 
-const name = '__TOOL__';
-const schema = JSON.parse(String.raw`__SCHEMA__`);
-const args = JSON.parse(String.raw`__ARGUMENTS__`);
-
 const server = new McpServer({ name: 'repro', version: '1.0.0' });
-server.registerTool(name, { inputSchema: toRawShape(schema) }, async (received) => {
-    console.log('the tool received:', JSON.stringify(received));
-    return { content: [{ type: 'text', text: 'ok' }] };
-});
-const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-await server.connect(serverSide);
+const inputSchema = toRawShape(JSON.parse(String.raw`__SCHEMA__`));
+server.registerTool('__TOOL__', { inputSchema }, handlerReceived);
 const client = new Client({ name: 'repro-client', version: '1.0.0' });
-await client.connect(clientSide);
-try {
-    const result = await client.callTool({ name, arguments: args });
-    if (result.isError) console.log('the caller got:', result.content.map((c) => c.text).join('\n'));
-} catch (error) {
-    console.log('the caller got:', error.message);
-}
-await client.close();
-await server.close();
+const args = JSON.parse(String.raw`__ARGUMENTS__`);
+await callOverPair(server, client, InMemoryTransport.createLinkedPair(), '__TOOL__', args);

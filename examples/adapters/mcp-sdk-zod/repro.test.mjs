@@ -4,16 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { EXACT, received, reproducer } from 'tool-conformance-adapter/reproduction';
+import { EXACT, MAIL, received, reproducer } from 'tool-conformance-adapter/reproduction';
 
 // repro.mjs filled as the page fills it, run beside itself; what it printed.
 const repro = reproducer(import.meta.url);
 
-const mail = { type: 'object', properties: { to: { type: 'string' }, subject: { type: 'string' } }, required: ['to', 'subject'] };
-
 test('unknown names are stripped and references reach the handler as sent', () => {
-    const out = repro('send_mail', mail, { to: 'ops@example.org', subject: 'Disk &amp; full', cc: 'x' });
-    assert.match(out, /the tool received: \{"to":"ops@example.org","subject":"Disk &amp; full"\}/);
+    const { cc, ...declared } = MAIL.open;
+    assert.equal(JSON.stringify(received(repro(MAIL.tool, MAIL.schema, MAIL.open))), JSON.stringify(declared));
 });
 
 test('JSON text for an array is refused as a string', () => {

@@ -4,25 +4,10 @@
 // adapter folder, with its pins installed (npm ci): node repro.mjs
 import { McpServer, InMemoryTransport, fromJsonSchema } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
+import { callOverPair, handlerReceived } from 'tool-conformance-adapter/reproduction';
 
 const name = '__TOOL__';
-const schema = JSON.parse(String.raw`__SCHEMA__`);
-const args = JSON.parse(String.raw`__ARGUMENTS__`);
-
 const server = new McpServer({ name: 'repro', version: '1.0.0' }, { capabilities: { tools: {} } });
-server.registerTool(name, { inputSchema: fromJsonSchema(schema) }, async (received) => {
-    console.log('the tool received:', JSON.stringify(received));
-    return { content: [{ type: 'text', text: 'ok' }] };
-});
-const client = new Client({ name: 'repro', version: '1.0.0' });
-const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-await server.connect(serverSide);
-await client.connect(clientSide);
-try {
-    const result = await client.callTool({ name, arguments: args });
-    if (result.isError) console.log('the caller got:', result.content.map((c) => c.text).join('\n'));
-} catch (error) {
-    console.log('the caller got:', error.message);
-}
-await client.close();
-await server.close();
+server.registerTool(name, { inputSchema: fromJsonSchema(JSON.parse(String.raw`__SCHEMA__`)) }, handlerReceived);
+const args = JSON.parse(String.raw`__ARGUMENTS__`);
+await callOverPair(server, new Client({ name: 'repro', version: '1.0.0' }), InMemoryTransport.createLinkedPair(), name, args);

@@ -23,4 +23,4 @@ import adapter as openai_agents  # noqa: E402  (examples/adapters/openai-agents/
 openai_agents.STRICT = "fallback"
 
 if __name__ == "__main__":
-    openai_agents.protocol.main(openai_agents.implementation(), openai_agents.Runtime, description=__doc__.splitlines()[0])
+    openai_agents.Runtime.main(__doc__)

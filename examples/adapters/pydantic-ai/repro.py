@@ -4,26 +4,17 @@
 # network) calls it with the arguments as JSON text. From the adapter folder, with its pins
 # installed (python3 -m venv .venv && .venv/bin/pip install -r requirements.txt):
 #   .venv/bin/python repro.py
-import inspect
 import json
+import sys
 
-import tools  # examples/adapters/pydantic-ai/tools.py
+sys.path[:0] = ["../../../adapters/python", "adapters/python"]  # the Python adapter kit
+from tool_conformance_adapter.outcome import caller_got, function_shown, received  # noqa: E402
+import tools  # noqa: E402  examples/adapters/pydantic-ai/tools.py
 
-NAME = "__TOOL__"
 SCHEMA = json.loads(r'''__SCHEMA__''')
+tool, notes = tools.make_tool("__TOOL__", None, SCHEMA, received)
+function_shown("__TOOL__", tool.function, notes)
 ARGUMENTS_TEXT = r'''__ARGUMENTS__'''  # the arguments exactly as the model sent them
-
-
-def record(received):
-    print("the tool received:", json.dumps(received, ensure_ascii=False))
-    return "ok"
-
-
-tool, notes = tools.make_tool(NAME, None, SCHEMA, record)
-print("the function:", f"def {NAME}{inspect.signature(tool.function)}")
-for note in notes:
-    print("  (", note, ")")
-seen = tools.run_turn([tool], NAME, ARGUMENTS_TEXT)
-returned = seen["returned"]
+returned = tools.run_turn([tool], "__TOOL__", ARGUMENTS_TEXT)["returned"]
 if returned is not None and returned.outcome != "success":
-    print("the caller got:", returned.model_response_str())
+    caller_got(returned.model_response_str())

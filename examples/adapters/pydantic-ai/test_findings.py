@@ -8,7 +8,6 @@ on (reports/pydantic-ai/expected-failures.yaml) fails here with a name.
 
 import json
 import os
-import subprocess
 import sys
 import unittest
 import warnings
@@ -18,6 +17,8 @@ import pydantic
 import tools
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "adapters", "python"))  # the Python adapter kit
+from tool_conformance_adapter.exchange import exchange  # noqa: E402
 warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
 
 
@@ -71,19 +72,14 @@ class Findings(unittest.TestCase):
         self.assertEqual(call(schema, {"b": 1})[0], [{"b": 1}])
 
     def test_the_adapter_answers_over_stdio(self):
-        lines = [
-            {"cmd": "start", "seq": 0, "protocol": 1},
-            {"cmd": "register", "seq": 1, "tools": [{"name": "send_mail", "input_schema": MAIL}]},
-            {"cmd": "invoke", "seq": 2, "tool": "send_mail", "transport": "structured", "arguments": {"subject": "x"}},
-            {"cmd": "stop", "seq": 3},
+        requests = [
+            {"cmd": "start", "protocol": 1},
+            {"cmd": "register", "tools": [{"name": "send_mail", "input_schema": MAIL}]},
+            {"cmd": "invoke", "tool": "send_mail", "transport": "structured", "arguments": {"subject": "x"}},
+            {"cmd": "stop"},
         ]
-        run = subprocess.run(
-            [sys.executable, os.path.join(HERE, "adapter.py")],
-            input="".join(json.dumps(line) + "\n" for line in lines),
-            capture_output=True, text=True, timeout=60,
-        )
-        answers = [json.loads(line) for line in run.stdout.splitlines()]
-        self.assertEqual(answers[2]["outcome"], "rejected", run.stderr)
+        answers = exchange(os.path.join(HERE, "adapter.py"), requests, timeout=60)  # one answer a request, in order
+        self.assertEqual(answers[2]["outcome"], "rejected", answers[2])
         kinds = {(p["kind"], p.get("field")) for p in answers[2]["error"]["problems"]}
         self.assertEqual(kinds, {("missing_required", "to"), ("too_short", "subject")})
 
