@@ -348,4 +348,28 @@ mod tests {
         let stand_in = crate::json::surrogate::stand_in(0xD800).unwrap();
         assert_eq!(recorded["arguments"]["s"], format!("a{stand_in}"), "read back as the harness reads it");
     }
+    #[test]
+    fn a_tool_mcp_cannot_carry_is_not_published_and_the_record_says_so() {
+        let manifest = Manifest::from_slice(
+            br#"{"manifest":1,"tools":[{"name":"e","input_schema":{}},{"name":"t","input_schema":{"type":"object"}},{"name":"p","input_schema":{"type":"object","properties":{"a":true}}}]}"#,
+        )
+        .unwrap();
+        let record = Shared::default();
+        let mut upstream = Upstream::new(manifest, Box::new(record.clone()));
+        let lines = String::from_utf8(record.0.lock().unwrap().clone()).unwrap();
+        let refused: Vec<Value> = lines.lines().map(|l| crate::json::from_str(l).unwrap()).collect();
+        let names: Vec<&str> = refused.iter().map(|l| l["tool"].as_str().unwrap()).collect();
+        assert_eq!(names, ["e", "p"], "{lines}");
+        assert!(refused.iter().all(|l| {
+            l["refused"]
+                .as_str()
+                .unwrap()
+                .starts_with("tool-conformance mcp-upstream refused the tool: MCP cannot carry it")
+        }));
+        let list = upstream.handle_bytes(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).unwrap();
+        assert_eq!(text(&Some(list["result"]["tools"].clone())), r#"[{"name":"t","inputSchema":{"type":"object"}}]"#);
+        let call = upstream
+            .handle_bytes(br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"e","arguments":{}}}"#);
+        assert_eq!(call.unwrap()["error"]["code"], -32602, "an unpublished tool is unknown");
+    }
 }

@@ -320,6 +320,17 @@ fn a_server_that_records_but_never_validates_does_not_conform_with_the_handler_r
     assert!(exchange.contains("tools/call") && exchange.contains("create_folder"), "{exchange}");
     // Calls the rule lets through reach the handler with the arguments exactly as sent.
     assert!(count(&standing, "pass") > 0, "{}", text(&output));
+    // The server refused to publish the tool MCP cannot carry, and said so in the record: its
+    // cases are declined with the server's words, never an error and never a pass.
+    let declined: Vec<&Value> = cases(&standing).iter().filter(|c| c["status"] == "skip").collect();
+    assert!(!declined.is_empty(), "{}", text(&output));
+    for case in declined {
+        let reason = case["reason"].as_str().unwrap_or_default();
+        assert!(
+            reason.starts_with("unsupported: tool-conformance mcp-upstream refused the tool: MCP cannot carry it"),
+            "{case}"
+        );
+    }
 }
 
 fn reports_over_mcp_read_the_same_from_run_to_run_and_in_any_selection() {

@@ -261,14 +261,15 @@ fn manifest_prints_the_selection_and_the_upstream_needs_one() {
 
     let clean = tool(&["manifest", "--case", "PLAT-162/before-handler/*"]);
     assert!(clean.status.success() && clean.stderr.is_empty(), "MCP allows every schema: {}", text(&clean));
-    // A schema MCP does not allow is published as written, with a note naming the cases to skip.
+    // A schema MCP does not allow is in the manifest as written, with a note saying what becomes of
+    // its cases.
     let boolean = tool(&["manifest", "--case", "RT-TOOL-8/json-decoding/true-root-schema-decodes-nothing"]);
     assert!(boolean.status.success());
     assert_eq!(parse(&String::from_utf8_lossy(&boolean.stdout))["tools"][0]["input_schema"], true);
     let note = String::from_utf8_lossy(&boolean.stderr);
     assert!(
         note.contains("normalize_1 (it is not an object)")
-            && note.contains("--skip RT-TOOL-8/json-decoding/true-root-schema-decodes-nothing"),
+            && note.contains("mcp-upstream does not publish it, and through a gateway its 1 case(s) are not applicable"),
         "{note}"
     );
 
