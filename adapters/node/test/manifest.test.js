@@ -1,6 +1,7 @@
 // loadManifest reads the run's tools exactly and refuses what is not a manifest, naming the file;
 // recordCall appends one compact line per call, written before it returns, that JSON.parse reads
-// back as the value the handler received.
+// back as the value the handler received; recordRefusal appends the line that says why the
+// framework refused a tool.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

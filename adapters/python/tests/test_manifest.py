@@ -1,6 +1,7 @@
 """manifest.load reads the run's tools exactly and refuses what is not a manifest, naming the file;
 manifest.record appends one compact, exact line per call, flushed before it returns, that a JSON
-parser reads back as the value the handler received."""
+parser reads back as the value the handler received; manifest.refuse appends the line that says why
+the framework refused a tool."""
 
 import json
 import os
