@@ -125,3 +125,7 @@ export function loadManifest(path?: string): { tools: Tool[]; literals: Literals
 export function recordLine(tool: string, args: unknown): string;
 /** Appends what a handler received to the record (by default the file TOOL_CONFORMANCE_RECORD names); returns 'ok'. */
 export function recordCall(tool: string, args: unknown, path?: string): 'ok';
+/** The record line for a tool the framework refused to register: `{"tool":…,"refused":…}` and `\n`. */
+export function refusalLine(tool: string, why: unknown): string;
+/** Says in the record that the framework refused to register `tool`, and why (`<call> refused <what>: <its error>`). */
+export function recordRefusal(tool: string, why: unknown, path?: string): void;

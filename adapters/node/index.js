@@ -16,7 +16,7 @@ import { argumentsText, installedVersion, snapshot } from './framework.js';
 import { fillTemplate, jsonText } from './template.js';
 
 export { Literals, RawJson, argumentsText, fillTemplate, installedVersion, jsonText, parse, snapshot, stringify };
-export { MANIFEST_ENV, ManifestError, RECORD_ENV, loadManifest, recordCall, recordLine } from './manifest.js';
+export { MANIFEST_ENV, ManifestError, RECORD_ENV, loadManifest, recordCall, recordLine, recordRefusal, refusalLine } from './manifest.js';
 
 /** Raised by a runtime method for what the runtime does not have: answered `unsupported`. */
 export class Unsupported extends Error {

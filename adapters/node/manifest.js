@@ -24,8 +24,14 @@
 // returns: `{"tool": NAME, "arguments": VALUE}`, the compact text of the kit's `jsonText` (each
 // number as the runtime holds it, the double written as JavaScript writes it; key order kept). A
 // value JSON cannot carry (NaN, undefined, a function) is recorded as `{"tool": NAME, "not_json":
-// WHY}`, which the harness reports as a line it cannot read, quoting it: the case is an error that
-// says what the handler got.
+// WHY}`, which the harness reports as an error: the handler ran and received a value JSON cannot
+// carry, and WHY.
+//
+// A tool the server's framework refuses to register is left out of `tools/list`, and
+// `recordRefusal(name, why)` says so in the record, before the server serves: `{"tool": NAME,
+// "refused": WHY}`, WHY quoting the framework's error in the form `<call> refused <what>: <its
+// error>`. The harness then declines that tool's cases with WHY, as a protocol-v1 adapter declines
+// with `unsupported`.
 
 import { appendFileSync, readFileSync } from 'node:fs';
 
@@ -93,6 +99,20 @@ export function recordLine(tool, args) {
     } catch (why) {
         return `{"tool":${jsonText(tool)},"not_json":${jsonText(`${why?.name ?? 'Error'}: ${why?.message ?? why}`)}}\n`;
     }
+}
+
+/** The line `recordRefusal` appends for a tool the framework refused to register, with its `\n`. */
+export function refusalLine(tool, why) {
+    return `{"tool":${jsonText(tool)},"refused":${jsonText(String(why))}}\n`;
+}
+
+/**
+ * Says in the record (by default the file TOOL_CONFORMANCE_RECORD names) that the framework refused
+ * to register `tool`, and why (`<call> refused <what>: <its error>`): one line, written before it
+ * returns. The server leaves the tool out of its listing.
+ */
+export function recordRefusal(tool, why, path) {
+    appendFileSync(pathFrom(path, RECORD_ENV), refusalLine(tool, why), 'utf8');
 }
 
 /**

@@ -1,6 +1,7 @@
 // loadManifest reads the run's tools exactly and refuses what is not a manifest, naming the file;
 // recordCall appends one compact line per call, written before it returns, that JSON.parse reads
-// back as the value the handler received.
+// back as the value the handler received; recordRefusal appends the line that says why the
+// framework refused a tool.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import * as kit from '../index.js';
-import { ManifestError, loadManifest, recordCall, recordLine } from '../manifest.js';
+import { ManifestError, loadManifest, recordCall, recordLine, recordRefusal, refusalLine } from '../manifest.js';
 
 const MANIFEST_TEXT =
     '{"manifest": 1, "tools": [' +
@@ -114,12 +115,30 @@ test('a value JSON cannot carry is a line that says so', (t) => {
     assert.equal(recordLine('t', { a: 1 }), '{"tool":"t","arguments":{"a":1}}\n');
 });
 
+test('a refusal is one line beside the calls, that JSON.parse reads back', (t) => {
+    const path = join(folder(t), 'record.jsonl');
+    const why = 'McpServer.registerTool refused the schema: Error: "\u001b[31m" é\nnext';
+    assert.equal(recordRefusal('normalize_7', why, path), undefined);
+    recordCall('t', { a: 1 }, path);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    assert.equal(lines.at(-1), '', 'every line ends with \\n');
+    assert.equal(
+        lines[0],
+        String.raw`{"tool":"normalize_7","refused":"McpServer.registerTool refused the schema: Error: \"\u001b[31m\" \u00e9\nnext"}`,
+    );
+    assert.deepEqual(JSON.parse(lines[0]), { tool: 'normalize_7', refused: why });
+    assert.equal(lines[1], '{"tool":"t","arguments":{"a":1}}');
+    assert.equal(refusalLine('t', new TypeError('no')), '{"tool":"t","refused":"TypeError: no"}\n');
+    assert.equal(kit.recordRefusal, recordRefusal);
+});
+
 test('an unset record is an error, and nothing is written', (t) => {
     const dir = folder(t);
     const saved = process.env.TOOL_CONFORMANCE_RECORD;
     delete process.env.TOOL_CONFORMANCE_RECORD;
     try {
         assert.throws(() => recordCall('t', {}), /TOOL_CONFORMANCE_RECORD is not set/);
+        assert.throws(() => recordRefusal('t', 'why'), /TOOL_CONFORMANCE_RECORD is not set/);
     } finally {
         if (saved !== undefined) process.env.TOOL_CONFORMANCE_RECORD = saved;
     }

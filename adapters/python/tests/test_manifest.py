@@ -1,6 +1,7 @@
 """manifest.load reads the run's tools exactly and refuses what is not a manifest, naming the file;
 manifest.record appends one compact, exact line per call, flushed before it returns, that a JSON
-parser reads back as the value the handler received."""
+parser reads back as the value the handler received; manifest.refuse appends the line that says why
+the framework refused a tool."""
 
 import json
 import os
@@ -114,6 +115,23 @@ class Record(Folder):
         self.assertIn("nan", lines[0]["not_json"])
         self.assertIn("object", lines[1]["not_json"])
         self.assertIn("1", lines[2]["not_json"])
+
+    def test_a_refusal_is_one_line_beside_the_calls_that_a_json_parser_reads_back(self):
+        path = os.path.join(self.folder.name, "record.jsonl")
+        why = 'MCPServer.add_tool refused the signature: SchemaError: "\x1b[31m" \u00e9\nnext'
+        self.assertIsNone(manifest.refuse("normalize_7", why, path))
+        manifest.record("t", {"a": 1}, path)
+        with open(path, "rb") as file:
+            lines = file.read().split(b"\n")
+        self.assertEqual(lines[-1], b"", "every line ends with \\n")
+        self.assertEqual(
+            lines[0].decode("ascii"),
+            '{"tool":"normalize_7","refused":"MCPServer.add_tool refused the signature: SchemaError: '
+            '\\"\\u001b[31m\\" \\u00e9\\nnext"}',
+        )
+        self.assertEqual(json.loads(lines[0]), {"tool": "normalize_7", "refused": why})
+        self.assertEqual(lines[1], b'{"tool":"t","arguments":{"a":1}}')
+        self.assertEqual(manifest.refusal_line("t", ValueError("no")), '{"tool":"t","refused":"no"}\n')
 
     def test_the_environment_names_the_record_and_an_unset_one_is_an_error(self):
         path = os.path.join(self.folder.name, "from-env.jsonl")

@@ -20,8 +20,14 @@ with a handler that calls `record(name, arguments)` with what it received and re
 returns: `{"tool": NAME, "arguments": VALUE}`, the compact JSON text of the kit's `json_text`
 (exact numbers as the runtime holds them: an int with all its digits, a float as its repr; key
 order kept). A value JSON cannot carry (a NaN, a key that is no string, an object of another type)
-is recorded as `{"tool": NAME, "not_json": WHY}`, which the harness reports as a line it cannot
-read, quoting it: the case is an error that says what the handler got.
+is recorded as `{"tool": NAME, "not_json": WHY}`, which the harness reports as an error: the
+handler ran and received a value JSON cannot carry, and WHY.
+
+A tool the server's framework refuses to register is left out of `tools/list`, and
+`refuse(name, why)` says so in the record, before the server serves: `{"tool": NAME, "refused":
+WHY}`, WHY quoting the framework's error in the form `<call> refused <what>: <its error>`. The
+harness then declines that tool's cases with WHY, as a protocol-v1 adapter declines with
+`unsupported`.
 """
 
 import os
@@ -91,13 +97,28 @@ def record_line(tool, arguments):
         return '{"tool":%s,"not_json":%s}\n' % (json_text(tool), json_text(f"{type(why).__name__}: {why}"))
 
 
-def record(tool, arguments, path=None):
-    """Appends what the handler of `tool` received to the record (by default the file
-    `TOOL_CONFORMANCE_RECORD` names), one line, written and flushed before it returns; returns
-    "ok", what a recording handler answers."""
-    line = record_line(tool, arguments)
+def _append(line, path):
     path = _path(path, RECORD)
     with _lock, open(path, "a", encoding="utf-8") as file:
         file.write(line)
         file.flush()
+
+
+def refusal_line(tool, why):
+    """The line `refuse` appends for a tool the framework refused to register, with its `\\n`."""
+    return '{"tool":%s,"refused":%s}\n' % (json_text(tool), json_text(str(why)))
+
+
+def refuse(tool, why, path=None):
+    """Says in the record (by default the file `TOOL_CONFORMANCE_RECORD` names) that the framework
+    refused to register `tool`, and why (`<call> refused <what>: <its error>`): one line, written
+    and flushed before it returns. The server leaves the tool out of its listing."""
+    _append(refusal_line(tool, why), path)
+
+
+def record(tool, arguments, path=None):
+    """Appends what the handler of `tool` received to the record (by default the file
+    `TOOL_CONFORMANCE_RECORD` names), one line, written and flushed before it returns; returns
+    "ok", what a recording handler answers."""
+    _append(record_line(tool, arguments), path)
     return "ok"

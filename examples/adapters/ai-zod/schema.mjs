@@ -1,21 +1,18 @@
 // How this row writes a tool's inputSchema: a zod schema, the AI SDK's documented tool path
 // (`tool({ inputSchema: z.object({ ... }), execute })`). The zod is what an app author writes by
-// hand for the JSON Schema (examples/adapters/mcp-sdk-zod/schema-to-zod.mjs, toZodSchema: any
+// hand for the JSON Schema (the Node kit's zod-shape, toZodSchema: any
 // root, so a closed root is z.strictObject, an open one z.looseObject or a catchall, a root anyOf
 // a z.union). Where that mapping has no zod for a keyword (not, allOf, items without a type, a
 // required name that is not declared, ...), zod's own converter writes it: z.fromJSONSchema, for
 // just the properties that have the keyword when the rest of the root maps, else for the whole
 // schema. Only a schema zod itself refuses is declined, with zod's own error.
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { Unsupported } from 'tool-conformance-adapter';
+import { CannotSay, toZodSchema, useZod } from 'tool-conformance-adapter/zod-shape';
 
-// The mapping lives in the mcp-sdk-zod row's folder, whose own node_modules need not be installed:
-// its text is loaded here with its one import, zod, resolved to this folder's zod (the one the SDK
-// validates with), so the two rows share one mapping and each runs its own pinned zod.
-const mappingUrl = new URL('../mcp-sdk-zod/schema-to-zod.mjs', import.meta.url);
-const mappingText = readFileSync(mappingUrl, 'utf8').replace("from 'zod';", `from ${JSON.stringify(import.meta.resolve('zod'))};`);
-const { toZodSchema, CannotSay } = await import(`data:text/javascript;base64,${Buffer.from(mappingText).toString('base64')}`);
+// The mapping is the kit's, shared with the MCP SDK rows; it is handed this folder's zod (the one
+// the SDK validates with), so each row runs its own pinned zod.
+useZod(z);
 
 export const VALIDATOR = 'a zod schema (inputSchema: z.object(...)), validated by the SDK with zod';
 

@@ -13,9 +13,11 @@ error it makes.
     TOOL_CONFORMANCE_MANIFEST=manifest.json TOOL_CONFORMANCE_RECORD=record.jsonl \\
         .venv/bin/python server.py
 
-A tool the SDK refuses to add (`MCPServer.add_tool` raising) is left out and said on stderr, with
-the SDK's error: tools/list does not list it, and the harness reports every case that uses it as
-an error naming it.
+A tool the SDK refuses to add (`MCPServer.add_tool` raising) is left out of tools/list, and the
+record says so before the server serves (the kit's `manifest.refuse`, with the SDK's error): the
+harness declines that tool's cases with it. A schema the kit's signature cannot write is left out
+too, said only on stderr: that is this fixture's limit, not the SDK's, so the harness reports its
+cases as errors naming the tool.
 """
 
 import importlib.metadata
@@ -60,16 +62,17 @@ def recording_function(name, mapping, description):
 
 
 def build(tools):
-    """An MCPServer with every tool of the manifest added as a user adds one; returns the server
-    and the names the SDK refused, each with its error."""
+    """An MCPServer with every tool of the manifest added as a user adds one; returns the server,
+    the names the SDK refused (each with its error, `MCPServer.add_tool refused the signature:
+    ...`) and the names no signature was written for (each with why)."""
     server = MCPServer(name=PACKAGE, version=importlib.metadata.version(PACKAGE), log_level="WARNING")
-    refused = {}
+    refused, unwritten = {}, {}
     for tool in tools:
         name, description = tool["name"], tool.get("description")
         try:
             mapping = signature.as_users_write_it(to_plain(tool["input_schema"]))
         except signature.Unmappable as why:
-            refused[name] = f"no function signature says this schema: {why}"
+            unwritten[name] = f"no function signature says this schema: {why}"
             continue
         try:
             server.add_tool(
@@ -80,7 +83,7 @@ def build(tools):
             )
         except Exception as why:  # InvalidSignature, a pydantic schema error, ...
             refused[name] = f"MCPServer.add_tool refused the signature: {type(why).__name__}: {why}"
-    return server, refused
+    return server, refused, unwritten
 
 
 def main():
@@ -88,8 +91,11 @@ def main():
         tools = manifest.load()
     except manifest.ManifestError as why:
         sys.exit(f"[mcp-python-over-mcp] {why}")
-    server, refused = build(tools)
+    server, refused, unwritten = build(tools)
     for name, why in refused.items():
+        print(f"[mcp-python-over-mcp] tool {name} is not registered: {why}", file=sys.stderr, flush=True)
+        manifest.refuse(name, why)
+    for name, why in unwritten.items():
         print(f"[mcp-python-over-mcp] tool {name} is not registered: {why}", file=sys.stderr, flush=True)
     server.run()  # stdio
 

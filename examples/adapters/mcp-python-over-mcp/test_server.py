@@ -1,7 +1,8 @@
 """server.py driven as the harness drives it, by the SDK's own client: started over stdio with a
 manifest and a record, it lists every manifest tool, records what a call's function received
 (exact, one line per run) and answers "ok", and answers a call the SDK refuses with an error while
-nothing is recorded.
+nothing is recorded; a tool the SDK refuses to add is left out of the listing, and the record says
+so, with the SDK's error, before any call.
 
     .venv/bin/python -m unittest test_server -v     # from this folder
 """
@@ -103,6 +104,30 @@ class Server(unittest.TestCase):
         self.assertTrue(result.is_error)
         self.assertIn("step_id", result.content[0].text)
         self.assertEqual(self.recorded(), [])
+
+    def test_a_tool_the_sdk_refuses_to_add_is_unlisted_and_the_record_says_why(self):
+        # A 30-digit maximum with a fractional multipleOf: pydantic cannot build the argument model.
+        ledger = {
+            "name": "ledger_entry",
+            "input_schema": {
+                "type": "object",
+                "properties": {
+                    "amount": {"type": "integer", "maximum": 123456789012345678901234567890, "multipleOf": 0.01}
+                },
+            },
+        }
+        with open(self.manifest, "w", encoding="utf-8") as file:
+            json.dump(dict(MANIFEST, tools=[ledger] + MANIFEST["tools"]), file)
+
+        async def body(session, _):
+            return await session.list_tools()
+
+        listed = self.session(body)
+        self.assertEqual(sorted(tool.name for tool in listed.tools), ["normalize_1", "update_step"])
+        [line] = self.recorded()
+        self.assertEqual(sorted(line), ["refused", "tool"])
+        self.assertEqual(line["tool"], "ledger_entry")
+        self.assertRegex(line["refused"], r"^MCPServer\.add_tool refused the signature: \w+: \S")
 
     def test_without_a_manifest_it_says_so_and_exits(self):
         env = {k: v for k, v in os.environ.items() if k != "TOOL_CONFORMANCE_MANIFEST"}

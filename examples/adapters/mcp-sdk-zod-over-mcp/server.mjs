@@ -12,14 +12,16 @@
 //
 //     TOOL_CONFORMANCE_MANIFEST=manifest.json TOOL_CONFORMANCE_RECORD=record.jsonl node server.mjs
 //
-// A tool whose schema no raw shape says, or that registerTool refuses, is left out and said on
-// stderr with why: tools/list does not list it, and the harness reports every case that uses it
-// as an error naming it.
+// A tool registerTool refuses is left out of tools/list, and the record says so before the server
+// serves (the kit's recordRefusal, with the SDK's error): the harness declines that tool's cases
+// with it. A tool whose schema the kit's zod-shape cannot write is left out too, said only on
+// stderr: that is this fixture's limit, not the SDK's, so the harness reports its cases as errors
+// naming the tool.
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { installedVersion } from 'tool-conformance-adapter';
-import { ManifestError, loadManifest, recordCall } from 'tool-conformance-adapter/manifest';
+import { ManifestError, loadManifest, recordCall, recordRefusal } from 'tool-conformance-adapter/manifest';
 import { toRawShape, useZod } from 'tool-conformance-adapter/zod-shape';
 import { z } from 'zod';
 
@@ -57,7 +59,9 @@ for (const tool of tools) {
             return { content: [{ type: 'text', text: 'ok' }] };
         });
     } catch (why) {
-        log(`tool ${tool.name} is not registered: registerTool refused it: ${why?.message ?? why}`);
+        const refusal = `McpServer.registerTool refused the tool: ${why?.name ?? 'Error'}: ${why?.message ?? why}`;
+        log(`tool ${tool.name} is not registered: ${refusal}`);
+        recordRefusal(tool.name, refusal);
     }
 }
 log(`zod ${installedVersion(import.meta.resolve, 'zod')}, ${tools.length} tools in the manifest`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // A tool-conformance adapter (protocol v1) for the MCP TypeScript SDK v1, @modelcontextprotocol/sdk,
 // on the path most server authors write: McpServer.registerTool(name, { inputSchema: <zod raw
-// shape> }, handler), the raw shape built from the tool's JSON Schema by schema-to-zod.mjs (the
-// mapping is this adapter's choice, see README.md), called with tools/call through the SDK's
+// shape> }, handler), the raw shape built from the tool's JSON Schema by the Node kit's zod-shape
+// (the mapping is this adapter's choice, see README.md), called with tools/call through the SDK's
 // InMemoryTransport pair (structured) and its Streamable HTTP transport on 127.0.0.1 (http).
 // Nothing here validates, repairs or rewrites arguments: what the handler receives, and the error
 // text the caller gets, are the SDK's (zod's). The protocol half is the Node adapter kit's.

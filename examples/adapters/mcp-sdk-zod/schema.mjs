@@ -1,8 +1,11 @@
-// How this row turns a tool's JSON Schema into the SDK's inputSchema: a zod raw shape
-// (schema-to-zod.mjs), what a server author writes by hand. A schema it cannot say is
-// answered `unsupported` with the reason.
+// How this row turns a tool's JSON Schema into the SDK's inputSchema: a zod raw shape (the Node
+// kit's zod-shape, handed this folder's zod), what a server author writes by hand. A schema it
+// cannot say is answered `unsupported` with the reason.
+import { z } from 'zod';
 import { Unsupported } from 'tool-conformance-adapter';
-import { toRawShape, CannotSay } from './schema-to-zod.mjs';
+import { CannotSay, toRawShape, useZod } from 'tool-conformance-adapter/zod-shape';
+
+useZod(z);
 
 export const SCHEMA_PATH = 'a zod raw shape';
 
