@@ -10,3 +10,7 @@
 pub mod manifest;
 
 pub use manifest::{Manifest, ManifestError};
+
+/// The name the harness's recording upstream (`tool-conformance mcp-upstream`) gives itself in
+/// `initialize`'s `serverInfo`.
+pub const UPSTREAM_NAME: &str = "tool-conformance-upstream";

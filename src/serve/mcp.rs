@@ -114,7 +114,7 @@ impl Upstream {
                 Ok(json!({
                     "protocolVersion": version,
                     "capabilities": {"tools": {"listChanged": false}},
-                    "serverInfo": {"name": "tool-conformance-upstream", "version": crate::suite::SUITE_VERSION},
+                    "serverInfo": {"name": crate::mcp::UPSTREAM_NAME, "version": crate::suite::SUITE_VERSION},
                 }))
             }
             "ping" => Ok(json!({})),

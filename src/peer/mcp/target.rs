@@ -265,9 +265,20 @@ impl McpTarget {
             return Err(self.broken(trouble));
         }
         self.listing = self.list(timeout)?;
+        // A gateway that answers `initialize` with its upstream's own serverInfo is not the
+        // upstream: it is named for what it did, so that no report credits the harness's server.
+        let passed_on = self.route.is_gateway() && text("name").as_deref() == Some(crate::mcp::UPSTREAM_NAME);
+        let (name, version) = if passed_on {
+            ("(a gateway that answers with its upstream's serverInfo)".to_string(), String::new())
+        } else {
+            (
+                text("name").unwrap_or_else(|| "(an MCP server with no serverInfo name)".into()),
+                text("version").unwrap_or_default(),
+            )
+        };
         Ok(Implementation {
-            name: text("name").unwrap_or_else(|| "(an MCP server with no serverInfo name)".into()),
-            version: text("version").unwrap_or_default(),
+            name,
+            version,
             language: None,
             homepage: None,
             rules: self.rules.clone(),
