@@ -124,7 +124,10 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
                 out,
                 "| **version differs** | about.yaml pins {}, the run reported {} |",
                 escape(&a.about.version),
-                escape(&file.implementation.version)
+                match file.implementation.version.as_str() {
+                    "" => "none".to_string(),
+                    version => escape(version),
+                }
             );
         }
         let _ = writeln!(out, "| path | {} |", escape(&a.about.path));

@@ -156,7 +156,7 @@ impl Published {
         }
         Published {
             folder: folder.to_string(),
-            implementation: format!("{} {}", file.implementation.name, file.implementation.version),
+            implementation: file.implementation_line(),
             transports: file.implementation.transports.clone(),
             corpus_digest: file.suite.corpus.as_ref().map(|c| c.digest.clone()).unwrap_or_default(),
             rules,
