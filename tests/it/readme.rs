@@ -40,7 +40,32 @@ fn readme_standing_snippet_rows_are_rows_of_the_reference_standing() {
     assert!(readme.contains(&format!("`{message}` in green")), "the README's green badge is not {message:?}");
 }
 
+/// The README's table of framework adapters names every adapter folder that publishes a standing
+/// (one with an about.yaml), and nothing else.
+fn readme_adapter_table_names_every_framework_adapter() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/adapters");
+    let mut folders: Vec<String> = std::fs::read_dir(&root)
+        .expect("examples/adapters")
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().join("about.yaml").is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    let readme = readme();
+    let start = readme.find("| adapter | framework (pinned) | path measured |").expect("the README's adapter table");
+    let mut listed: Vec<String> = readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .filter_map(|line| line.strip_prefix("| `")?.split_once("/` |").map(|(name, _)| name.to_string()))
+        .collect();
+    listed.sort();
+    assert!(folders.len() > 20, "the adapters are found: {folders:?}");
+    assert_eq!(listed, folders, "README.md's adapter table against examples/adapters/*/about.yaml");
+}
+
 tests![
     readme_console_examples_print_what_the_readme_shows,
     readme_standing_snippet_rows_are_rows_of_the_reference_standing,
+    readme_adapter_table_names_every_framework_adapter,
 ];
