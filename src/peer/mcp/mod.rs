@@ -1,8 +1,8 @@
 //! MCP servers and MCP gateways tested over MCP itself, with no protocol-v1 adapter: the harness
-//! is their MCP client ([`client`], over stdio or Streamable HTTP, on the harness's own channels
-//! with exact JSON, [`wire`]), reads what each published tool's handler received from the record
-//! ([`record`]), and is, for a gateway, also the upstream MCP server it forwards to
-//! ([`crate::mcp::upstream`]). [`McpTarget`] is all of it as a [`crate::Target`], for the four
+//! is their MCP client (`client`, over stdio or Streamable HTTP, on the harness's own channels
+//! with exact JSON, `wire`), reads what each published tool's handler received from the record
+//! (`record`), and is, for a gateway, also the upstream MCP server it forwards to
+//! (`serve::mcp`, `tool-conformance mcp-upstream`). [`McpTarget`] is all of it as a [`crate::Target`], for the four
 //! routes of [`McpRoute`].
 
 pub(crate) mod client;
