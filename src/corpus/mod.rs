@@ -564,9 +564,7 @@ fn case_file_parts(document: &Document) -> Vec<Part> {
 
 /// A schema in a case must compile as JSON Schema (draft 2020-12), or the case is a bug.
 fn lint_schema(schema: &Value) -> Result<(), String> {
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .build(&crate::json::to_serde(schema))
+    jsonschema::draft202012::new(&crate::json::to_serde(schema))
         .map(|_| ())
         .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))
 }

@@ -89,17 +89,57 @@ pub(crate) fn strictest_error(schema: &Value, arguments: &Value) -> Result<Optio
 
 /// The first error of `arguments` against `schema` (draft 2020-12, formats asserted when
 /// `formats`), as `what at /pointer`; `Err` when the schema does not compile.
+///
+/// The validator is built by `jsonschema::draft202012::new`, not by the generic options builder:
+/// the builder is generic over the JSON representation, so calling it would compile the whole of
+/// jsonschema's schema compiler a second time, into this crate (about a third of its release
+/// build). `format` is asserted the way the specification provides for, by a dialect that
+/// declares the format-assertion vocabulary ([`with_format_assertion`]).
 pub(crate) fn first_error(schema: &Value, arguments: &Value, formats: bool) -> Result<Option<String>, String> {
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(formats)
-        .build(&crate::json::to_serde(schema))
-        .map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
+    let schema = crate::json::to_serde(schema);
+    let schema = if formats { with_format_assertion(schema) } else { schema };
+    let validator =
+        jsonschema::draft202012::new(&schema).map_err(|e| format!("input_schema is not a usable JSON Schema: {e}"))?;
     let instance = crate::json::to_serde(arguments);
     Ok(validator.iter_errors(&instance).next().map(|error| {
         let at = error.instance_path().as_str();
         format!("{error} at {}", if at.is_empty() { "/" } else { at })
     }))
+}
+
+/// The URI of [`with_format_assertion`]'s dialect.
+const FORMAT_ASSERTION_DIALECT: &str = "urn:tool-conformance:draft-2020-12-format-assertion";
+
+/// `schema` under draft 2020-12 with `format` an assertion: its `$schema` set to a dialect whose
+/// meta-schema declares the 2020-12 vocabularies with format-assertion in place of
+/// format-annotation and refers to the 2020-12 meta-schema (so the schema itself is still checked
+/// against it). The meta-schema travels in the schema, as an embedded resource under `$defs` (a
+/// name the schema does not use), since nothing is fetched. A schema that is not an object, or
+/// whose `$defs` is not one, is returned as it is: the first has no `format` to assert, the
+/// second does not compile either way.
+fn with_format_assertion(schema: serde_json_std::Value) -> serde_json_std::Value {
+    let serde_json_std::Value::Object(mut root) = schema else { return schema };
+    let defs = root.entry("$defs").or_insert_with(|| serde_json_std::Value::Object(Default::default()));
+    let serde_json_std::Value::Object(defs) = defs else { return serde_json_std::Value::Object(root) };
+    let name = (0..)
+        .map(|n| if n == 0 { "format-assertion-dialect".to_string() } else { format!("format-assertion-dialect-{n}") })
+        .find(|name| !defs.contains_key(name))
+        .expect("a free name");
+    let vocabulary =
+        |v: &str| (format!("https://json-schema.org/draft/2020-12/vocab/{v}"), serde_json_std::Value::Bool(true));
+    let vocabularies = ["core", "applicator", "unevaluated", "validation", "meta-data", "format-assertion", "content"];
+    defs.insert(
+        name,
+        serde_json_std::json!({
+            "$id": FORMAT_ASSERTION_DIALECT,
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$vocabulary": vocabularies.map(vocabulary).into_iter().collect::<serde_json_std::Map<_, _>>(),
+            "$dynamicAnchor": "meta",
+            "allOf": [{"$ref": "https://json-schema.org/draft/2020-12/schema"}],
+        }),
+    );
+    root.insert("$schema".into(), FORMAT_ASSERTION_DIALECT.into());
+    serde_json_std::Value::Object(root)
 }
 
 /// `schema` with every object schema below the root that describes a value (under
@@ -199,5 +239,43 @@ mod tests {
         let short = json!({"type": "object", "properties": {"s": {"type": "string", "minLength": 2}}});
         assert!(passes_validation(&short, &json!({"s": "ab"})));
         assert!(!passes_validation(&short, &json!({"s": "é"})), "a non-ASCII length depends on the unit");
+    }
+
+    #[test]
+    fn format_is_asserted_by_the_strictest_reading_alone() {
+        let schema = json!({"type": "object", "properties": {"to": {"type": "string", "format": "email"}}});
+        assert!(passes_validation(&schema, &json!({"to": "kim@example.org"})));
+        assert!(!passes_validation(&schema, &json!({"to": "not an address"})), "format is enforced");
+        let nested = json!({"type": "object", "properties": {"at": {"type": "array", "items": {"format": "date"}}}});
+        assert!(passes_validation(&nested, &json!({"at": ["2026-12-04"]})));
+        assert!(!passes_validation(&nested, &json!({"at": ["2026-13-44"]})), "at every depth");
+        // Without formats (the corpus's lint), format stays an annotation, as draft 2020-12 has it.
+        assert_eq!(first_error(&schema, &json!({"to": "not an address"}), false), Ok(None));
+        assert!(first_error(&schema, &json!({"to": "not an address"}), true).unwrap().is_some());
+    }
+
+    #[test]
+    fn the_format_assertion_dialect_leaves_the_schema_as_written() {
+        // $defs of the schema's own, $ref into them, and a $schema of its own (replaced: the
+        // reading is draft 2020-12 whatever the schema names).
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {"n": {"$ref": "#/$defs/count"}, "to": {"format": "email"}},
+            "$defs": {"count": {"type": "integer", "minimum": 1}, "format-assertion-dialect": {"type": "string"}},
+        });
+        assert_eq!(first_error(&schema, &json!({"n": 2, "to": "kim@example.org"}), true), Ok(None));
+        assert!(first_error(&schema, &json!({"n": 0}), true).unwrap().is_some(), "the $ref still resolves");
+        assert!(first_error(&schema, &json!({"to": "nobody"}), true).unwrap().is_some());
+        // A schema that does not compile still does not, with formats or without.
+        let broken = json!({"type": "object", "properties": {"s": {"minLength": "two"}}});
+        assert!(first_error(&broken, &json!({}), true).is_err());
+        assert!(first_error(&broken, &json!({}), false).is_err());
+        assert!(first_error(&json!({"$defs": 5}), &json!({}), true).is_err());
+        assert!(
+            !passes_validation(&json!({"type": 5}), &json!({})),
+            "a schema that does not compile lets nothing pass"
+        );
+        assert_eq!(first_error(&json!(true), &json!({"a": 1}), true), Ok(None));
     }
 }

@@ -58,9 +58,7 @@ impl ProtocolSchema {
                 map.insert("$defs".into(), Value::Object(defs.clone()));
                 map.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
             }
-            let validator = jsonschema::options()
-                .with_draft(jsonschema::Draft::Draft202012)
-                .build(&crate::json::to_serde(&schema))
+            let validator = jsonschema::draft202012::new(&crate::json::to_serde(&schema))
                 .map_err(|e| SchemaError(format!("$defs/{name}: {e}")))?;
             validators.insert(name, validator);
         }

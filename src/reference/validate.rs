@@ -125,13 +125,9 @@ impl ArgumentValidator {
                 map.insert("additionalProperties".into(), Value::Bool(false));
             }
         }
-        let compiled = jsonschema::options()
-            .with_draft(jsonschema::Draft::Draft202012)
-            .build(&crate::json::to_serde(&enforced))
-            .map_err(|e| RegistrationError {
-                tool: tool.name.clone(),
-                kind: RegistrationErrorKind::Schema(e.to_string()),
-            })?;
+        let compiled = jsonschema::draft202012::new(&crate::json::to_serde(&enforced)).map_err(|e| {
+            RegistrationError { tool: tool.name.clone(), kind: RegistrationErrorKind::Schema(e.to_string()) }
+        })?;
         Ok(ArgumentValidator { tool: tool.name.clone(), expected_fields, schema: tool.input_schema.clone(), compiled })
     }
 
