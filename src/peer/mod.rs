@@ -7,6 +7,7 @@
 //! target never needs to be trusted.
 
 pub(crate) mod http;
+pub(crate) mod lifecycle;
 pub mod mcp;
 pub mod protocol;
 pub mod protocol_schema;

@@ -25,6 +25,7 @@
 //! implementation can no longer be started.
 
 use crate::case::tool::{Tool, Transport, View};
+use crate::peer::lifecycle::{Lifecycle, State};
 use crate::peer::protocol::{self, Answer, Command, Request};
 use crate::peer::protocol_schema::ProtocolSchema;
 use crate::peer::spec::Limits;
@@ -110,19 +111,6 @@ impl ChannelError {
     }
 }
 
-/// What the remote knows of its implementation.
-#[derive(Debug, Clone, PartialEq)]
-enum State {
-    /// `start` has not succeeded yet.
-    NotStarted,
-    /// Running and in step.
-    Up,
-    /// Broke (the reason, in one line); restarted before the next command.
-    NeedsRestart(String),
-    /// Can no longer be started (why).
-    Dead(String),
-}
-
 /// A failed exchange, before it is turned into a reason.
 struct Trouble {
     what: String,
@@ -140,8 +128,7 @@ pub struct Remote<C: Channel> {
     schema: Option<ProtocolSchema>,
     log: WireLog,
     seq: u64,
-    state: State,
-    restarts: u32,
+    life: Lifecycle,
     registered: Option<Vec<Tool>>,
     /// The last request sent, as JSON text.
     last_sent: String,
@@ -166,8 +153,7 @@ impl<C: Channel> Remote<C> {
             schema: None,
             log,
             seq: 0,
-            state: State::NotStarted,
-            restarts: 0,
+            life: Lifecycle::new(),
             registered: None,
             last_sent: String::new(),
             case: 0,
@@ -190,7 +176,7 @@ impl<C: Channel> Remote<C> {
 
     /// How many times the implementation was restarted.
     pub fn restarts(&self) -> u32 {
-        self.restarts
+        self.life.restarts
     }
 
     /// Sends one request and reads its answer, recording the exchange.
@@ -385,7 +371,7 @@ impl<C: Channel> Remote<C> {
     fn broken(&mut self, trouble: Trouble) -> TargetError {
         if trouble.restart {
             self.channel.close();
-            self.state = State::NeedsRestart(trouble.what.clone());
+            self.life.state = State::NeedsRestart(trouble.what.clone());
         }
         TargetError::Broken(self.reason(&trouble))
     }
@@ -419,24 +405,9 @@ impl<C: Channel> Remote<C> {
 
     /// Makes sure the implementation is up: restarts it when it broke, within the budget.
     fn ensure_up(&mut self) -> Result<(), TargetError> {
-        let last = match &self.state {
-            State::Up => return Ok(()),
-            State::NotStarted => return Err(TargetError::Broken("the implementation was not started".into())),
-            State::Dead(why) => {
-                return Err(TargetError::Broken(format!("the implementation can no longer be started: {why}")));
-            }
-            State::NeedsRestart(last) => last.clone(),
+        let Some(last) = self.life.restart_due(self.limits.restarts)? else {
+            return Ok(());
         };
-        if self.restarts >= self.limits.restarts {
-            let why = format!(
-                "it broke {} times and was restarted {} times, the limit set with --restarts; the last time: {last}",
-                self.restarts + 1,
-                self.restarts
-            );
-            self.state = State::Dead(why.clone());
-            return Err(TargetError::Broken(format!("the implementation can no longer be started: {why}")));
-        }
-        self.restarts += 1;
         self.channel.close();
         let restarted = self.open_and_start().and_then(|_| match self.registered.clone() {
             Some(tools) => self.register_now(&tools),
@@ -444,17 +415,17 @@ impl<C: Channel> Remote<C> {
         });
         match restarted {
             Ok(()) => {
-                self.state = State::Up;
+                self.life.state = State::Up;
                 Ok(())
             }
             Err(error) => {
                 let why = format!(
                     "restart {} failed: {}",
-                    self.restarts,
+                    self.life.restarts,
                     error.to_string().lines().next().unwrap_or_default()
                 );
                 self.channel.close();
-                self.state = State::Dead(why);
+                self.life.state = State::Dead(why);
                 Err(TargetError::Broken(format!("the implementation could not be restarted after: {last}\n{error}")))
             }
         }
@@ -512,7 +483,7 @@ fn unexpected(command: Command, answer: Answer) -> TargetError {
 impl<C: Channel> Target for Remote<C> {
     fn start(&mut self) -> Result<Implementation, TargetError> {
         let implementation = self.open_and_start()?;
-        self.state = State::Up;
+        self.life.state = State::Up;
         Ok(implementation)
     }
 
@@ -552,12 +523,12 @@ impl<C: Channel> Target for Remote<C> {
     }
 
     fn stop(&mut self) -> Result<(), TargetError> {
-        if self.state != State::Up {
+        if self.life.state != State::Up {
             self.channel.close();
             return Ok(());
         }
         let result = self.exchange(&Request::Stop, self.limits.timeout);
-        self.state = State::NotStarted;
+        self.life.state = State::NotStarted;
         match result {
             Ok(_) => {
                 self.channel.finish(Duration::from_secs(2));

@@ -27,6 +27,7 @@
 use crate::case::tool::{Tool, Transport, View};
 use crate::json::Value;
 use crate::mcp::Manifest;
+use crate::peer::lifecycle::{Lifecycle, State};
 use crate::peer::mcp::client::{Client, HttpSession, Trouble, Wire};
 use crate::peer::mcp::record::Record;
 use crate::peer::mcp::wire::{PROTOCOL_VERSION, RpcError};
@@ -44,15 +45,6 @@ use std::time::Duration;
 const QUOTED_CHARS: usize = 400;
 /// The most pages of `tools/list` read (a server whose cursor never ends is an error).
 const MAX_PAGES: usize = 1000;
-
-/// What the target knows of the server.
-#[derive(Debug, Clone, PartialEq)]
-enum State {
-    NotStarted,
-    Up,
-    NeedsRestart(String),
-    Dead(String),
-}
 
 /// A folder of the run's own, removed when the run ends.
 #[derive(Debug)]
@@ -106,8 +98,7 @@ pub struct McpTarget {
     listing: HashMap<String, Value>,
     /// The published name of each tool of the current registration.
     names: HashMap<String, String>,
-    state: State,
-    restarts: u32,
+    life: Lifecycle,
     case: u64,
 }
 
@@ -129,8 +120,7 @@ impl McpTarget {
             implementation: None,
             listing: HashMap::new(),
             names: HashMap::new(),
-            state: State::NotStarted,
-            restarts: 0,
+            life: Lifecycle::new(),
             case: 0,
         }
     }
@@ -366,7 +356,7 @@ impl McpTarget {
             }
         }
         if trouble.restart {
-            self.state = State::NeedsRestart(trouble.what);
+            self.life.state = State::NeedsRestart(trouble.what);
         }
         TargetError::Broken(reason)
     }
@@ -377,29 +367,12 @@ impl McpTarget {
         let begun = self.log.cases_begun();
         let new_case = begun != self.case;
         self.case = begun;
-        let last = match &self.state {
-            State::Up => {
-                if new_case {
-                    self.client.iter_mut().for_each(Client::mark_case);
-                }
-                return Ok(());
+        let Some(last) = self.life.restart_due(self.limits.restarts)? else {
+            if new_case {
+                self.client.iter_mut().for_each(Client::mark_case);
             }
-            State::NotStarted => return Err(TargetError::Broken("the implementation was not started".into())),
-            State::Dead(why) => {
-                return Err(TargetError::Broken(format!("the implementation can no longer be started: {why}")));
-            }
-            State::NeedsRestart(last) => last.clone(),
+            return Ok(());
         };
-        if self.restarts >= self.limits.restarts {
-            let why = format!(
-                "it broke {} times and was restarted {} times, the limit set with --restarts; the last time: {last}",
-                self.restarts + 1,
-                self.restarts
-            );
-            self.state = State::Dead(why.clone());
-            return Err(TargetError::Broken(format!("the implementation can no longer be started: {why}")));
-        }
-        self.restarts += 1;
         if let Some(client) = self.client.as_mut() {
             client.close();
             client.quiet = new_case;
@@ -413,12 +386,12 @@ impl McpTarget {
         }
         match restarted {
             Ok(_) => {
-                self.state = State::Up;
+                self.life.state = State::Up;
                 Ok(())
             }
             Err(error) => {
                 let first = error.to_string().lines().next().unwrap_or_default().to_string();
-                self.state = State::Dead(format!("restart {} failed: {first}", self.restarts));
+                self.life.state = State::Dead(format!("restart {} failed: {first}", self.life.restarts));
                 Err(TargetError::Broken(format!("the implementation could not be restarted after: {last}\n{error}")))
             }
         }
@@ -592,7 +565,7 @@ impl Target for McpTarget {
     fn start(&mut self) -> Result<Implementation, TargetError> {
         self.prepare().map_err(TargetError::Broken)?;
         let implementation = self.connect()?;
-        self.state = State::Up;
+        self.life.state = State::Up;
         self.case = self.log.cases_begun();
         self.implementation = Some(implementation.clone());
         Ok(implementation)
@@ -666,7 +639,7 @@ impl Target for McpTarget {
         if let Some(mut upstream) = self.upstream.take() {
             upstream.close();
         }
-        self.state = State::NotStarted;
+        self.life.state = State::NotStarted;
         self.folder = None;
         Ok(())
     }
