@@ -41,6 +41,12 @@ pub struct Implementation {
 }
 
 impl Implementation {
+    /// Its name and version as reports head it, `name version`, or the name alone when it gave
+    /// no version.
+    pub fn label(&self) -> String {
+        if self.version.is_empty() { self.name.clone() } else { format!("{} {}", self.name, self.version) }
+    }
+
     /// The stand-in description of an implementation that could not be started: it claims
     /// nothing, so every case of the run is an error naming why.
     pub fn not_started() -> Implementation {

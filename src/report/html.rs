@@ -56,7 +56,7 @@ footer { margin-top: 2rem; color: var(--muted); font-size: .85rem; }
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let i = &report.implementation;
-    let title = format!("Standing of {} {}", i.name, i.version).trim_end().to_string();
+    let title = format!("Standing of {}", i.label());
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n",

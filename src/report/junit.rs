@@ -48,7 +48,7 @@ pub fn render(report: &Report) -> String {
         if let Some(corpus) = &report.suite.corpus {
             suite.add_property(property("corpus-digest", &corpus.digest));
         }
-        suite.add_property(property("implementation", &format!("{} {}", i.name, i.version)));
+        suite.add_property(property("implementation", &i.label()));
         for outcome in report.cases.iter().filter(|o| o.rule == rule.rule) {
             suite.add_test_case(test_case(report, outcome));
         }

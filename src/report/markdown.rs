@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let i = &report.implementation;
-    let _ = writeln!(out, "# {}\n", format!("Standing of {} {}", escape(&i.name), escape(&i.version)).trim_end());
+    let _ = writeln!(out, "# Standing of {}\n", escape(&i.label()));
     let _ = writeln!(out, "Suite: {} {}.", escape(&report.suite.name), escape(&report.suite.version));
     if let Some(corpus) = &report.suite.corpus {
         let _ = writeln!(out, "Corpus: {} ({} files).", code(&corpus.digest), corpus.files.len());

@@ -54,15 +54,7 @@ pub fn render_colored(report: &Report) -> String {
 pub fn render_compact(report: &Report, colored: bool) -> String {
     let paint = Paint(colored);
     let mut out = String::new();
-    let i = &report.implementation;
-    let _ = writeln!(
-        out,
-        "{} {} against {} {}",
-        one_line(&report.suite.name),
-        one_line(&report.suite.version),
-        one_line(&i.name),
-        one_line(&i.version)
-    );
+    let _ = writeln!(out, "{}", heading(report));
     for rule in &report.standing.rules {
         let partial = if rule.whole || rule.verdict == Verdict::NotRun { "" } else { " (partial selection)" };
         let required = cell(&rule.totals, Level::Required);
@@ -145,17 +137,20 @@ impl Paint {
     }
 }
 
+/// The first line of both terminal reports: the suite, and the implementation it ran against.
+fn heading(report: &Report) -> String {
+    format!(
+        "{} {} against {}",
+        one_line(&report.suite.name),
+        one_line(&report.suite.version),
+        one_line(&report.implementation.label())
+    )
+}
+
 fn write_report(report: &Report, paint: Paint) -> String {
     let mut out = String::new();
     let i = &report.implementation;
-    let _ = writeln!(
-        out,
-        "{} {} against {} {}",
-        one_line(&report.suite.name),
-        one_line(&report.suite.version),
-        one_line(&i.name),
-        one_line(&i.version)
-    );
+    let _ = writeln!(out, "{}", heading(report));
     let transports: Vec<&str> = i.transports.iter().map(|t| t.as_str()).collect();
     let _ = writeln!(out, "claims {} on {}", list(&i.rules), list(&transports));
     for rule in &report.standing.rules {
