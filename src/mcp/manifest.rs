@@ -31,6 +31,11 @@ use std::path::{Path, PathBuf};
 /// The version of the manifest format, its `manifest` field.
 pub const MANIFEST_VERSION: u64 = 1;
 
+/// What MCP asks of a tool's input schema, as the reasons for leaving out a tool
+/// [`Manifest::outside_mcp`] finds say it.
+pub const MCP_TOOL_SHAPE: &str =
+    "MCP's schema of a tool asks for an inputSchema with \"type\": \"object\" whose properties are objects";
+
 /// The description of a normalize tool.
 const NORMALIZE_DESCRIPTION: &str =
     "Receives the arguments of RT-TOOL-8 normalize checks for this input schema; its handler records them.";

@@ -60,8 +60,8 @@ impl Upstream {
             .iter()
             .map(|(tool, why)| {
                 let line = json!({"tool": tool.name, "refused": format!(
-                    "tool-conformance mcp-upstream refused the tool: MCP cannot carry it ({why}; MCP's schema of a tool \
-                     asks for an inputSchema with \"type\": \"object\" whose properties are objects)"
+                    "tool-conformance mcp-upstream refused the tool: MCP cannot carry it ({why}; {})",
+                    crate::mcp::manifest::MCP_TOOL_SHAPE
                 )});
                 let _ = writeln!(record, "{line}").and_then(|()| record.flush());
                 tool.name.clone()
@@ -348,6 +348,7 @@ mod tests {
         let stand_in = crate::json::surrogate::stand_in(0xD800).unwrap();
         assert_eq!(recorded["arguments"]["s"], format!("a{stand_in}"), "read back as the harness reads it");
     }
+
     #[test]
     fn a_tool_mcp_cannot_carry_is_not_published_and_the_record_says_so() {
         let manifest = Manifest::from_slice(

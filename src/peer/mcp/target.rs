@@ -455,9 +455,9 @@ impl McpTarget {
             let outside = self.manifest.outside_mcp();
             if let Some((_, why)) = outside.iter().find(|(tool, _)| tool.name == name) {
                 return TargetError::NotApplicable(format!(
-                    "MCP cannot carry the tool {name} ({what}): {why}, and MCP's schema of a tool asks for an \
-                     inputSchema with \"type\": \"object\" whose properties are objects, so no MCP upstream can \
-                     publish it to a gateway"
+                    "MCP cannot carry the tool {name} ({what}): {why}, and {}, so no MCP upstream can publish it \
+                     to a gateway",
+                    crate::mcp::manifest::MCP_TOOL_SHAPE
                 ));
             }
         }
