@@ -52,6 +52,7 @@
 //! Values compare semantically (see `json::compare`). YAML numbers are 64-bit, so a value whose
 //! exact digits matter is written as JSON text under the `!json` tag.
 
+pub mod checks;
 pub mod tool;
 pub(crate) mod words;
 
@@ -139,6 +140,10 @@ pub struct Case {
     pub rejections: Rejections,
     /// Where the case is defined.
     pub location: Location,
+    /// The behaviour of its rule that each of its required checks shows, resolved from the rule
+    /// file's `behaviours` and the case's clauses ([`checks::behaviour_of`]); empty for a case of
+    /// a rule that lists none, and for cases that are not required.
+    pub shows: std::collections::BTreeMap<checks::CheckKind, String>,
 }
 
 /// The three kinds of check.

@@ -15,6 +15,7 @@ pub mod rules;
 pub mod specs;
 pub(crate) mod yaml;
 
+use crate::case::checks::{self, CheckKind};
 use crate::case::file::{Behaviour, CaseFile};
 use crate::case::tool::{Tool, Transport, View};
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Location};
@@ -140,6 +141,9 @@ pub enum CorpusErrorKind {
     /// A schema in a case that is not a valid JSON Schema, or an expectation that contradicts it.
     #[error("{0}")]
     BadSchema(String),
+    /// A check of a required case that shows no behaviour of its rule.
+    #[error("{0}")]
+    NoBehaviour(String),
     /// The corpus has no rule file.
     #[error("no rule file: each rule's folder <RULE>/ holds its rule.yaml beside its case files")]
     NoCatalog,
@@ -412,6 +416,44 @@ fn load_rule(path: &Path, text: &str, before: &[(Rule, &Path, Document)]) -> Res
             return Err(here(&pointer, format!("clause {} is listed twice", clause.id)));
         }
     }
+    let mut selectors = HashMap::new();
+    for (b, behaviour) in rule.behaviours.iter().enumerate() {
+        if let Some((other, other_path, _)) =
+            before.iter().find(|(other, _, _)| other.behaviours.iter().any(|o| o.id == behaviour.id))
+        {
+            return Err(here(
+                &format!("/behaviours/{b}/id"),
+                format!(
+                    "behaviour {} is also one of {} ({}); ids are unique",
+                    behaviour.id,
+                    other.id,
+                    other_path.display()
+                ),
+            ));
+        }
+        if rule.behaviours[..b].iter().any(|o| o.id == behaviour.id) {
+            return Err(here(&format!("/behaviours/{b}/id"), format!("behaviour {} is listed twice", behaviour.id)));
+        }
+        for (s, selector) in behaviour.shown_by.iter().enumerate() {
+            let pointer = format!("/behaviours/{b}/shown_by/{s}");
+            if let Some(clause) = &selector.clause {
+                if !ids.contains_key(clause) {
+                    return Err(here(&pointer, format!("clause {clause} is not a clause of {}", rule.id)));
+                }
+            }
+            let key = (selector.check, selector.clause.clone());
+            if let Some(first) = selectors.insert(key, behaviour.id.clone()) {
+                return Err(here(
+                    &pointer,
+                    format!(
+                        "the check {}{} already shows {first}: a check shows one behaviour",
+                        selector.check,
+                        selector.clause.as_deref().map(|c| format!(" of a case citing {c}")).unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+    }
     Ok((rule, document))
 }
 
@@ -517,6 +559,8 @@ fn load_case_file(
                 lint_received(&check, raw.level)
                     .map_err(|why| here(at("/invoke/expected/received"), CorpusErrorKind::BadSchema(why)))?;
             }
+            let shows = shown_behaviours(rule, &check, raw.level, &raw.clauses)
+                .map_err(|why| here(at("/clauses"), CorpusErrorKind::NoBehaviour(why)))?;
             seen.insert(id.clone(), location.clone());
             cases.push(Case {
                 id,
@@ -529,10 +573,40 @@ fn load_case_file(
                 check,
                 rejections: rule.rejections,
                 location,
+                shows,
             });
         }
     }
     Ok(cases)
+}
+
+/// The behaviour of `rule` each check of a required case shows (none for other levels, or for a
+/// rule that lists no behaviours); `Err` naming a check that shows none.
+fn shown_behaviours(
+    rule: &Rule,
+    check: &Check,
+    level: Level,
+    clauses: &[String],
+) -> Result<BTreeMap<CheckKind, String>, String> {
+    let mut shows = BTreeMap::new();
+    if level != Level::Required || rule.behaviours.is_empty() {
+        return Ok(shows);
+    }
+    let transports = match check {
+        Check::Invoke { transports, .. } => transports.clone(),
+        _ => Transport::ALL.to_vec(),
+    };
+    for kind in checks::planned(check, rule.rejections, &transports) {
+        let behaviour = rule.behaviour_of(kind, clauses).ok_or_else(|| {
+            format!(
+                "the check {kind} of this required case shows no behaviour of {}: give it one in the \
+                 shown_by of a behaviour in cases/{}/rule.yaml, or cite a clause one names",
+                rule.id, rule.id
+            )
+        })?;
+        shows.insert(kind, behaviour.id.clone());
+    }
+    Ok(shows)
 }
 
 /// The entries of a case file that serde reads apart when it refuses the whole file: each case's

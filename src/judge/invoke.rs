@@ -2,10 +2,11 @@
 //! for a rejection under the one-error contract, also the first call repeated and with its keys
 //! reversed; and the checks beyond the text ([`READING_CHECKS`]), reported apart.
 
+use crate::case::checks::CheckKind;
 use crate::case::tool::Transport;
 use crate::case::{Expect, InvokeExpectation, Problem, Rejections, derived_expected_fields};
 use crate::json::compare::{order, same};
-use crate::judge::outcome::{Failure, Observation, ReadingCheck, Status};
+use crate::judge::outcome::{CheckResult, Failure, Observation, ReadingCheck, Status};
 use crate::peer::Invocation;
 use serde_json::{Map, Value, json};
 
@@ -25,34 +26,58 @@ pub const READING_CHECKS: [(&str, &str); 5] = [
 ];
 
 /// What the invokes of a case came to against `expect`, for the tool of `schema`, with the checks
-/// beyond the text when its own passed. `calls` holds one call per claimed transport, in the
-/// case's order; `rechecks`, for a rejection the session asked again ([`wants_rechecks`]), the
-/// first call repeated and with its keys reversed.
+/// beyond the text when its own passed, and each required check it made. `calls` holds one call
+/// per claimed transport, in the case's order; `rechecks`, for a rejection the session asked again
+/// ([`wants_rechecks`]), the first call repeated and with its keys reversed. The case's status is
+/// its first failing check (in [`CheckKind::ALL`] order), else a skip when some check could not be
+/// seen, else a pass.
 pub(crate) fn judge(
     schema: &Value,
     expect: &Expect<InvokeExpectation>,
     rejections: Rejections,
     calls: &[(Transport, Invocation)],
     rechecks: Option<&(Invocation, Invocation)>,
-) -> (Status, Vec<ReadingCheck>) {
+) -> (Status, Vec<ReadingCheck>, Vec<(CheckKind, CheckResult)>) {
     let Some((_, first)) = calls.first() else {
-        return (Status::NotApplicable { reason: "no transport of the case is claimed".into() }, Vec::new());
+        return (
+            Status::NotApplicable { reason: "no transport of the case is claimed".into() },
+            Vec::new(),
+            Vec::new(),
+        );
     };
     let calls = Calls { calls, rechecks, schema, contract: ErrorContract::of(rejections) };
     match expect {
-        Expect::One(expected) => match calls.judge(expected) {
-            Ok(Judged::InFull) => (Status::Pass, calls.readings(expected)),
-            Ok(Judged::NotObservable) => (Status::Skip { reason: NOT_OBSERVABLE.into() }, Vec::new()),
-            Err(failure) => (Status::Fail(*failure), Vec::new()),
-        },
+        Expect::One(expected) => {
+            let checks = calls.judge(expected);
+            let made = checks
+                .iter()
+                .map(|(kind, result)| {
+                    let result = match result {
+                        Ok(Judged::InFull) => CheckResult::Pass,
+                        Ok(Judged::NotObservable) => CheckResult::NotObservable,
+                        Err(_) => CheckResult::Fail,
+                    };
+                    (*kind, result)
+                })
+                .collect();
+            let mut failures = checks.into_iter().filter_map(|(_, result)| result.err());
+            if let Some(failure) = failures.next() {
+                return (Status::Fail(*failure), Vec::new(), made);
+            }
+            if made.iter().any(|(_, result)| *result == CheckResult::NotObservable) {
+                return (Status::Skip { reason: NOT_OBSERVABLE.into() }, Vec::new(), made);
+            }
+            (Status::Pass, calls.readings(expected), made)
+        }
         Expect::Behaviours(behaviours) => (
             Status::Observed(Observation {
                 behaviour: behaviours
                     .iter()
-                    .find(|(_, e)| matches!(calls.judge(e), Ok(Judged::InFull)))
+                    .find(|(_, e)| calls.judge(e).iter().all(|(_, result)| matches!(result, Ok(Judged::InFull))))
                     .map(|(name, _)| name.clone()),
                 actual: view(first),
             }),
+            Vec::new(),
             Vec::new(),
         ),
     }
@@ -118,47 +143,129 @@ impl ErrorContract {
 }
 
 impl Calls<'_> {
-    /// The case's required checks: `Err` with the first failure, or how far they could see.
-    fn judge(&self, expected: &InvokeExpectation) -> Result<Judged, Box<Failure>> {
+    /// The case's required checks, each with its first failure or how far it could see, in
+    /// [`CheckKind::ALL`] order.
+    fn judge(&self, expected: &InvokeExpectation) -> Vec<(CheckKind, Checked)> {
         match expected {
             InvokeExpectation::Executed { received } => {
                 let want = json!({ "outcome": "executed", "handler_calls": 1, "received": received });
-                for (transport, invocation) in self.calls {
+                let ran = self.calls.iter().find_map(|(transport, invocation)| {
                     let got = view(invocation);
-                    if !same(&want, &got) {
-                        return fail(format!("invoke on {transport}"), want, got);
-                    }
-                }
-                Ok(Judged::InFull)
+                    (!same(&want, &got)).then(|| fail::<()>(format!("invoke on {transport}"), want.clone(), got))
+                });
+                vec![(CheckKind::RanAsSent, ran.map_or(Ok(Judged::InFull), |f| f.map(|()| Judged::InFull)))]
             }
             InvokeExpectation::Rejected { problems, expected_fields } => {
                 let bounds = FieldBounds::of(self.schema, expected_fields.as_deref());
+                let one_error = self.contract == ErrorContract::OneError;
+                let mut handler: Checked = Ok(Judged::InFull);
+                let mut named: Checked = Ok(Judged::InFull);
+                let mut fields: Checked = Ok(Judged::InFull);
+                let mut points: Option<Checked> = None;
                 for (transport, invocation) in self.calls {
-                    check_rejection(*transport, invocation, problems, &bounds, self.contract)?;
+                    let is_http = *transport == Transport::Http;
+                    let pointed = match invocation {
+                        Invocation::Rejected { handler_calls: 0, error } => {
+                            keep_first(&mut named, || check_problems(*transport, error, problems, self.contract));
+                            keep_first(&mut fields, || check_fields(*transport, error, &bounds));
+                            points_to_spec(*transport, error)
+                        }
+                        Invocation::RejectedUnstructured { handler_calls: 0, message } => {
+                            keep_first(&mut named, || Ok(Judged::NotObservable));
+                            keep_first(&mut fields, || Ok(Judged::NotObservable));
+                            if message.contains(SPEC_TOOL) {
+                                Ok(Judged::InFull)
+                            } else {
+                                fail(
+                                    format!("the error on {transport} points to {SPEC_TOOL}"),
+                                    json!({ "mentions": SPEC_TOOL }),
+                                    json!({ "message": message }),
+                                )
+                            }
+                        }
+                        _ => {
+                            let failure = ran_instead(*transport, invocation);
+                            keep_first(&mut handler, || Err(failure.clone()));
+                            keep_first(&mut named, || Err(failure.clone()));
+                            keep_first(&mut fields, || Err(failure.clone()));
+                            Err(failure)
+                        }
+                    };
+                    if is_http {
+                        let slot = points.get_or_insert(Ok(Judged::InFull));
+                        keep_first(slot, || pointed);
+                    }
                 }
-                let unstructured =
-                    self.calls.iter().map(|(_, i)| i).chain(self.rechecks.iter().flat_map(|(r, p)| [r, p]));
-                let judged = if unstructured.into_iter().any(|i| matches!(i, Invocation::RejectedUnstructured { .. })) {
-                    Judged::NotObservable
-                } else {
-                    Judged::InFull
-                };
-                let Some((repeated, permuted)) = &self.rechecks else {
-                    return Ok(judged);
-                };
-                let (first_transport, first) = &self.calls[0];
-                let (first_error, got) = (view(first), view(repeated));
-                if !same(&first_error, &got) {
-                    return fail(format!("the same call repeated on {first_transport}"), first_error, got);
+                let mut checks = vec![(CheckKind::HandlerNotRun, handler), (CheckKind::ProblemsNamed, named)];
+                if one_error {
+                    checks.push((CheckKind::FieldsListed, fields));
+                    if let Some(points) = points {
+                        checks.push((CheckKind::PointsToSchema, points));
+                    }
+                    checks.push((CheckKind::SameError, self.same_error(&bounds)));
                 }
-                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(
-                    |mut failure| {
-                        failure.check = format!("{}, with the keys in reverse order", failure.check);
-                        failure
-                    },
-                )?;
-                Ok(judged)
+                checks
             }
+        }
+    }
+
+    /// Check [`CheckKind::SameError`]: the first call repeated gives the identical error, and with
+    /// its keys reversed it is rejected before the handler with the same problems, and expected
+    /// fields within what the text forces. Not observable when the session did not ask again
+    /// because no call was rejected with structured problems.
+    fn same_error(&self, bounds: &FieldBounds) -> Checked {
+        let (first_transport, first) = &self.calls[0];
+        let Some((repeated, permuted)) = &self.rechecks else {
+            return match first {
+                Invocation::RejectedUnstructured { handler_calls: 0, .. } => Ok(Judged::NotObservable),
+                _ => Err(ran_instead(*first_transport, first)),
+            };
+        };
+        let (first_error, got) = (view(first), view(repeated));
+        if !same(&first_error, &got) {
+            return fail(format!("the same call repeated on {first_transport}"), first_error, got);
+        }
+        let reversed = |mut failure: Box<Failure>| {
+            failure.check = format!("{}, with the keys in reverse order", failure.check);
+            failure
+        };
+        match (first, permuted) {
+            (
+                Invocation::Rejected { handler_calls: 0, error },
+                Invocation::Rejected { handler_calls: 0, error: again },
+            ) => {
+                let with_alternatives = error
+                    .get("problems")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .any(|p| p.get("alternatives").is_some());
+                let problems_of = |e: &Value| {
+                    canonical_problems(
+                        e.get("problems").and_then(Value::as_array).into_iter().flatten().cloned(),
+                        with_alternatives,
+                    )
+                };
+                let (want, got) = (problems_of(error), problems_of(again));
+                if !same(&want, &got) {
+                    return Err(reversed(Box::new(Failure::new(
+                        format!("problems named on {first_transport}"),
+                        want,
+                        got,
+                    ))));
+                }
+                check_fields(*first_transport, again, bounds).map_err(reversed)
+            }
+            (
+                Invocation::RejectedUnstructured { handler_calls: 0, .. },
+                Invocation::RejectedUnstructured { handler_calls: 0, .. },
+            ) => Ok(Judged::InFull),
+            (
+                Invocation::Rejected { handler_calls: 0, .. }
+                | Invocation::RejectedUnstructured { handler_calls: 0, .. },
+                _,
+            ) => Err(reversed(ran_instead(*first_transport, permuted))),
+            _ => Err(ran_instead(*first_transport, first)),
         }
     }
 
@@ -243,55 +350,43 @@ impl FieldBounds {
     }
 }
 
-/// One rejected call checked for what the text forces: outcome, shape, problems, and under the
-/// one-error contract the bounds of its expected fields and, on HTTP, the pointer to
-/// get_api_spec.
-fn check_rejection(
-    transport: Transport,
-    invocation: &Invocation,
-    problems: &[Problem],
-    bounds: &FieldBounds,
-    contract: ErrorContract,
-) -> Result<(), Box<Failure>> {
-    let error = match invocation {
-        Invocation::Rejected { handler_calls: 0, error } => error,
-        // Only what MCP shows of an error without structured problems is judged: the handler did
-        // not run, and under the one-error contract an HTTP caller is pointed to get_api_spec.
-        Invocation::RejectedUnstructured { handler_calls: 0, message } => {
-            if contract == ErrorContract::OneError && transport == Transport::Http && !message.contains(SPEC_TOOL) {
-                return fail(
-                    format!("the error on {transport} points to {SPEC_TOOL}"),
-                    json!({ "mentions": SPEC_TOOL }),
-                    json!({ "message": message }),
-                );
-            }
-            return Ok(());
-        }
-        _ => {
-            let got = view(invocation);
-            let want = json!({ "outcome": "rejected", "handler_calls": 0 });
-            let outcome = match invocation {
-                Invocation::RejectedUnstructured { .. } => json!("rejected"),
-                _ => got["outcome"].clone(),
-            };
-            let got =
-                json!({ "outcome": outcome, "handler_calls": got["handler_calls"], "received": got.get("received") });
-            return fail(format!("invoke on {transport}"), want, strip_nulls(got));
-        }
+/// How one check came out: how far it could see, or its first failure.
+type Checked = Result<Judged, Box<Failure>>;
+
+/// Keeps the first failure of a check: `slot` is replaced by `next()` unless it already failed,
+/// and a check already not observable stays so unless `next()` fails.
+fn keep_first(slot: &mut Checked, next: impl FnOnce() -> Checked) {
+    if slot.is_err() {
+        return;
+    }
+    let was = slot.as_ref().ok().copied();
+    *slot = match (was, next()) {
+        (_, Err(failure)) => Err(failure),
+        (Some(Judged::NotObservable), Ok(_)) => Ok(Judged::NotObservable),
+        (_, ok) => ok,
     };
-    // Under the one-error contract the error has all three parts; otherwise only its problems
-    // are read.
+}
+
+/// The failure of a call that was expected to be rejected before its handler, and was not.
+fn ran_instead(transport: Transport, invocation: &Invocation) -> Box<Failure> {
+    let got = view(invocation);
+    let want = json!({ "outcome": "rejected", "handler_calls": 0 });
+    let outcome = match invocation {
+        Invocation::RejectedUnstructured { .. } => json!("rejected"),
+        _ => got["outcome"].clone(),
+    };
+    let got = json!({ "outcome": outcome, "handler_calls": got["handler_calls"], "received": got.get("received") });
+    Box::new(Failure::new(format!("invoke on {transport}"), want, strip_nulls(got)))
+}
+
+/// Check [`CheckKind::ProblemsNamed`] of one rejected call: under the one-error contract the error
+/// has a message and problems (otherwise problems), and they are exactly the expected ones.
+fn check_problems(transport: Transport, error: &Value, problems: &[Problem], contract: ErrorContract) -> Checked {
     let message = error.get("message").and_then(Value::as_str);
     let actual_problems = error.get("problems").and_then(Value::as_array);
-    let actual_fields =
-        error.get("expected_fields").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string));
     let shape = match contract {
-        ErrorContract::OneError if message.is_none() || actual_problems.is_none() || actual_fields.is_none() => {
-            Some(json!({
-                "message": "a string",
-                "problems": "an array of {kind, field?}",
-                "expected_fields": "an array of strings"
-            }))
+        ErrorContract::OneError if message.is_none() || actual_problems.is_none() => {
+            Some(json!({ "message": "a string", "problems": "an array of {kind, field?}" }))
         }
         ErrorContract::Problems if actual_problems.is_none() => Some(json!({"problems": "an array of {kind, field?}"})),
         _ => None,
@@ -306,8 +401,21 @@ fn check_rejection(
     if !same(&want, &got) {
         return fail(format!("problems named on {transport}"), want, got);
     }
-    let (ErrorContract::OneError, Some(actual_fields)) = (contract, actual_fields) else {
-        return Ok(());
+    Ok(Judged::InFull)
+}
+
+/// Check [`CheckKind::FieldsListed`] of one rejected call: the error lists its expected fields as
+/// strings, every declared property the schema requires among them, and nothing the schema does
+/// not expect.
+fn check_fields(transport: Transport, error: &Value, bounds: &FieldBounds) -> Checked {
+    let Some(actual_fields) =
+        error.get("expected_fields").and_then(Value::as_array).filter(|a| a.iter().all(Value::is_string))
+    else {
+        return fail(
+            format!("shape of the error on {transport}"),
+            json!({ "expected_fields": "an array of strings" }),
+            error.clone(),
+        );
     };
     let listed: Vec<&str> = actual_fields.iter().filter_map(Value::as_str).collect();
     let missing: Vec<&str> = bounds.least.iter().map(String::as_str).filter(|f| !listed.contains(f)).collect();
@@ -326,14 +434,20 @@ fn check_rejection(
             sorted_strings(listed.iter().copied()),
         );
     }
-    if transport == Transport::Http && !mentions(error, SPEC_TOOL) {
-        return fail(
-            format!("the error on {transport} points to {SPEC_TOOL} (in any string it holds)"),
-            json!({ "mentions": SPEC_TOOL }),
-            error.clone(),
-        );
+    Ok(Judged::InFull)
+}
+
+/// Check [`CheckKind::PointsToSchema`] of one rejected call on HTTP: the error mentions
+/// get_api_spec in some key or string it holds.
+fn points_to_spec(transport: Transport, error: &Value) -> Checked {
+    if mentions(error, SPEC_TOOL) {
+        return Ok(Judged::InFull);
     }
-    Ok(())
+    fail(
+        format!("the error on {transport} points to {SPEC_TOOL} (in any string it holds)"),
+        json!({ "mentions": SPEC_TOOL }),
+        error.clone(),
+    )
 }
 
 /// The discovery tool PLAT-162's error points HTTP callers back to.
@@ -479,30 +593,30 @@ mod tests {
         let text = "n is required; see get_api_spec";
         let calls = [(Transport::Structured, unstructured(0, text)), (Transport::Http, unstructured(0, text))];
         let rechecks = (unstructured(0, text), unstructured(0, text));
-        let (status, readings) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        let (status, readings, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
         assert!(matches!(&status, Status::Skip { reason } if reason == NOT_OBSERVABLE), "{status:?}");
         assert!(readings.is_empty(), "nothing beyond the text is judged of what cannot be seen");
         // What MCP shows is still judged: the handler ran...
         let ran = [(Transport::Structured, unstructured(1, text))];
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks));
         assert!(matches!(&status, Status::Fail(f) if f.check == "invoke on structured"), "{status:?}");
         // ...the same call repeated gave another error...
         let again = (unstructured(0, "n is missing"), unstructured(0, text));
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again));
         assert!(matches!(&status, Status::Fail(f) if f.check.starts_with("the same call repeated")), "{status:?}");
         // ...with the keys reversed, it was executed...
         let executed = Invocation::Executed { handler_calls: 1, received: json!({}) };
         let reversed_ran = (unstructured(0, text), executed.clone());
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran));
         assert!(matches!(&status, Status::Fail(f) if f.check.ends_with("reverse order")), "{status:?}");
         // ...and on HTTP the error does not point to get_api_spec.
         let http = [(Transport::Http, unstructured(0, "n is required"))];
         let rechecks = (unstructured(0, "n is required"), unstructured(0, "n is required"));
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks));
         assert!(matches!(&status, Status::Fail(f) if f.check.contains("get_api_spec")), "{status:?}");
         // A call expected to run that was rejected fails as any rejection does.
         let runs = Expect::One(InvokeExpectation::Executed { received: json!({"n": 1}) });
-        let (status, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None);
+        let (status, _, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None);
         assert!(matches!(status, Status::Fail(_)));
     }
 
@@ -517,12 +631,72 @@ mod tests {
         let rejected = Invocation::Rejected { handler_calls: 0, error };
         let calls = [(Transport::Structured, rejected.clone())];
         let rechecks = (rejected.clone(), rejected);
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
         assert_eq!(status, Status::Pass);
         // One transport without the convention leaves the whole case not observable.
         let mixed = [calls[0].clone(), (Transport::Http, unstructured(0, "see get_api_spec"))];
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks));
         assert!(matches!(status, Status::Skip { .. }), "{status:?}");
+    }
+
+    /// The result of each check of a judged rejection, by kind.
+    fn made(
+        calls: &[(Transport, Invocation)],
+        rechecks: Option<&(Invocation, Invocation)>,
+    ) -> Vec<(&'static str, &'static str)> {
+        let (schema, expect) = rejection();
+        let (_, _, made) = judge(&schema, &expect, Rejections::OneError, calls, rechecks);
+        made.into_iter().map(|(kind, result)| (kind.as_str(), result.as_str())).collect()
+    }
+
+    #[test]
+    fn every_check_is_recorded_not_only_the_first_failure() {
+        // Rejected before the handler, naming another problem and pointing nowhere: the call
+        // still never reached the handler.
+        let error =
+            json!({"message": "bad", "problems": [{"kind": "wrong_type", "field": "n"}], "expected_fields": ["n"]});
+        let rejected = Invocation::Rejected { handler_calls: 0, error };
+        let calls = [(Transport::Http, rejected.clone())];
+        let rechecks = (rejected.clone(), rejected);
+        assert_eq!(
+            made(&calls, Some(&rechecks)),
+            [
+                ("handler-not-run", "pass"),
+                ("problems-named", "fail"),
+                ("fields-listed", "pass"),
+                ("points-to-schema", "fail"),
+                ("same-error", "pass")
+            ]
+        );
+        // The handler ran: nothing of the error holds, for there is none.
+        let ran = [(Transport::Structured, Invocation::Executed { handler_calls: 1, received: json!({}) })];
+        assert_eq!(
+            made(&ran, None),
+            [
+                ("handler-not-run", "fail"),
+                ("problems-named", "fail"),
+                ("fields-listed", "fail"),
+                ("same-error", "fail")
+            ]
+        );
+        // Without structured problems, only what MCP shows is judged; the rest cannot be seen.
+        let text = "n is required; see get_api_spec";
+        let plain = [(Transport::Http, unstructured(0, text))];
+        let again = (unstructured(0, text), unstructured(0, text));
+        assert_eq!(
+            made(&plain, Some(&again)),
+            [
+                ("handler-not-run", "pass"),
+                ("problems-named", "not_observable"),
+                ("fields-listed", "not_observable"),
+                ("points-to-schema", "pass"),
+                ("same-error", "pass")
+            ]
+        );
+        // The status is the first failing check's failure.
+        let (schema, expect) = rejection();
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        assert!(matches!(&status, Status::Fail(f) if f.check == "problems named on http"), "{status:?}");
     }
 
     #[test]

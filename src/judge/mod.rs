@@ -37,9 +37,10 @@ pub(crate) mod strictest;
 pub use invoke::READING_CHECKS;
 pub use strictest::{passes_validation, passes_validation_as_sent};
 
+use crate::case::checks::CheckKind;
 use crate::case::tool::{Transport, View};
-use crate::case::{Case, Check};
-use crate::judge::outcome::{Outcome, ReadingCheck, Status};
+use crate::case::{Case, Check, Level};
+use crate::judge::outcome::{CheckOutcome, CheckResult, Outcome, ReadingCheck, Status, StatusKind};
 use crate::peer::Invocation;
 use serde_json::Value;
 
@@ -62,27 +63,55 @@ pub(crate) enum Answers {
     Described(Vec<(View, Value)>),
 }
 
-/// What `case` comes to, given what the implementation answered to it.
+/// What `case` comes to, given what the implementation answered to it: its status, the checks
+/// beyond the text, and each required check it made with the behaviour that check shows.
 pub(crate) fn judge(case: &Case, answers: &Answers) -> Outcome {
-    let (status, readings) = status(case, answers);
+    let (status, readings, made) = status(case, answers);
     let mut outcome = Outcome::new(case, status);
     outcome.readings = readings;
+    if case.level == Level::Required {
+        outcome.checks = made
+            .into_iter()
+            .filter_map(|(check, result)| {
+                let behaviour = case.shows.get(&check)?.clone();
+                Some(CheckOutcome { check, behaviour, result })
+            })
+            .collect();
+    }
     outcome
 }
 
-fn status(case: &Case, answers: &Answers) -> (Status, Vec<ReadingCheck>) {
+/// The one check of a case that makes one (normalize, describe), as its status shows it.
+fn one_check(kind: CheckKind, status: &Status) -> Vec<(CheckKind, CheckResult)> {
+    let result = match status.kind() {
+        StatusKind::Pass => CheckResult::Pass,
+        StatusKind::Fail => CheckResult::Fail,
+        StatusKind::Error => CheckResult::Error,
+        StatusKind::Skip => CheckResult::NotObservable,
+        StatusKind::Observed | StatusKind::NotApplicable => return Vec::new(),
+    };
+    vec![(kind, result)]
+}
+
+type Judged = (Status, Vec<ReadingCheck>, Vec<(CheckKind, CheckResult)>);
+
+fn status(case: &Case, answers: &Answers) -> Judged {
     match (&case.check, answers) {
         (Check::Normalize { input_schema, arguments, expect }, Answers::Normalized(answer)) => {
-            (normalize::judge(input_schema, arguments, expect, answer), Vec::new())
+            let status = normalize::judge(input_schema, arguments, expect, answer);
+            let made = one_check(CheckKind::ArgumentsReachingTool, &status);
+            (status, Vec::new(), made)
         }
         (Check::Invoke { tools, tool, expect, .. }, Answers::Invoked { calls, rechecks }) => {
             let schema = tools.iter().find(|t| t.name == *tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);
             invoke::judge(schema, expect, case.rejections, calls, rechecks.as_ref())
         }
         (Check::Describe { tools, tool, .. }, Answers::Described(published)) => {
-            (describe::judge(case.level, &describe::registered(tools, tool), published), Vec::new())
+            let status = describe::judge(case.level, &describe::registered(tools, tool), published);
+            let made = one_check(CheckKind::SchemaPublished, &status);
+            (status, Vec::new(), made)
         }
-        _ => (Status::Error { reason: "the answers are not those of the case's check".into() }, Vec::new()),
+        _ => (Status::Error { reason: "the answers are not those of the case's check".into() }, Vec::new(), Vec::new()),
     }
 }
 
@@ -105,6 +134,7 @@ mod tests {
             check,
             rejections: Rejections::Problems,
             location: Location { file: "R-1/judge.yaml".into(), line: 1, column: 1 },
+            shows: Default::default(),
         }
     }
 

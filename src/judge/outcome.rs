@@ -3,6 +3,7 @@
 //! Every reporter reads these values, and only these: the runner produces them, the
 //! [`crate::standing`] counts them, and terminal, Markdown and JSON output print them.
 
+use crate::case::checks::CheckKind;
 use crate::case::{Case, Level};
 use crate::json::compare::first_difference;
 use crate::json::diff::unified;
@@ -35,7 +36,68 @@ pub struct Outcome {
     /// case's status or its rule's verdict. Made only when the case's own checks passed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub readings: Vec<ReadingCheck>,
+    /// Every required check the case made, or would have made had it been judged, each with the
+    /// behaviour of its rule it shows and how it came out: a rejection that names other problems
+    /// still shows a call that never reached the handler. Empty for cases that are not required.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<CheckOutcome>,
 }
+
+/// One required check of a case, the behaviour it shows, and how it came out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckOutcome {
+    /// What was checked.
+    pub check: CheckKind,
+    /// The id of the behaviour of the case's rule it shows.
+    pub behaviour: String,
+    /// How it came out.
+    pub result: CheckResult,
+}
+
+/// How one check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckResult {
+    /// It held.
+    Pass,
+    /// It did not hold (for a check of the error, also when the handler ran and there was none).
+    Fail,
+    /// The case errored: the implementation could not answer.
+    Error,
+    /// The case was declined (`unsupported`): a gap, counted against the behaviour.
+    Skip,
+    /// The answer cannot show it: a runtime that validates refused what normalization alone
+    /// would have let through, or an error carries no structured problems. Never counted for or
+    /// against the behaviour.
+    NotObservable,
+    /// The case does not apply (its rule, a rule it needs, or its transports are not claimed).
+    NotApplicable,
+}
+
+impl CheckResult {
+    /// All results, in report order.
+    pub const ALL: [CheckResult; 6] = [
+        CheckResult::Pass,
+        CheckResult::Fail,
+        CheckResult::Error,
+        CheckResult::Skip,
+        CheckResult::NotObservable,
+        CheckResult::NotApplicable,
+    ];
+
+    /// What every check of a case that ended in `status` without being judged comes to.
+    pub fn of_unjudged(status: &Status) -> CheckResult {
+        match status.kind() {
+            StatusKind::Pass => CheckResult::Pass,
+            StatusKind::Fail => CheckResult::Fail,
+            StatusKind::Error => CheckResult::Error,
+            StatusKind::Skip => CheckResult::Skip,
+            StatusKind::Observed | StatusKind::NotApplicable => CheckResult::NotApplicable,
+        }
+    }
+}
+
+crate::case::words::words! { CheckResult { Pass => "pass", Fail => "fail", Error => "error", Skip => "skip", NotObservable => "not_observable", NotApplicable => "not_applicable" } }
 
 /// One check beyond the rule text, and how it came out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -166,7 +228,25 @@ impl Outcome {
             location: case.location.to_string(),
             status,
             readings: Vec::new(),
+            checks: Vec::new(),
         }
+    }
+
+    /// The outcome of `case` when it could not be judged (`status` is an error, a skip or not
+    /// applicable): each check it would have made on the transports `claimed` counts as `status`.
+    pub fn unjudged(case: &Case, status: Status, claimed: &[crate::case::tool::Transport]) -> Outcome {
+        let result = CheckResult::of_unjudged(&status);
+        let mut outcome = Outcome::new(case, status);
+        if case.level == Level::Required {
+            outcome.checks = crate::case::checks::planned(&case.check, case.rejections, claimed)
+                .into_iter()
+                .filter_map(|check| {
+                    let behaviour = case.shows.get(&check)?.clone();
+                    Some(CheckOutcome { check, behaviour, result })
+                })
+                .collect();
+        }
+        outcome
     }
 
     /// Whether this outcome makes its rule not conform: a required case that failed.

@@ -13,6 +13,44 @@ use crate::json::inert::{multi_line, one_line};
 use crate::judge::outcome::Status;
 use std::fmt::Write as _;
 
+/// The table every Markdown standing opens with: a row per behaviour, grouped by rule, with the
+/// share of its required checks that passed in a word and a percentage, and what it was measured
+/// over. `link` gives where a behaviour's word links to (its cases), if anywhere.
+pub(crate) fn behaviour_table(
+    behaviours: &[crate::standing::behaviours::BehaviourStanding],
+    link: impl Fn(&crate::standing::behaviours::BehaviourStanding) -> Option<String>,
+) -> String {
+    let mut out = String::new();
+    if behaviours.is_empty() {
+        return out;
+    }
+    let _ = writeln!(out, "\n## What it does\n");
+    let _ = writeln!(
+        out,
+        "Each row is one behaviour a rule asks for, and the share of its required checks that passed. A check \
+         the answer cannot show (a refusal by a runtime that validates, an error with no structured problems) \
+         is not measured; a declined or errored case is.\n"
+    );
+    let _ = writeln!(out, "| rule | behaviour | | share | measured over |\n|---|---|---|---|---|");
+    for behaviour in behaviours {
+        let c = &behaviour.required;
+        let word = format!("**{}**", c.frequency().as_str());
+        let word = match link(behaviour) {
+            Some(target) => format!("[{word}]({target})"),
+            None => word,
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {word} | {} | {} |",
+            escape(&behaviour.rule),
+            escape(&behaviour.sentence),
+            c.percent().map(|p| format!("{p}%")).unwrap_or_else(|| "-".into()),
+            escape(&c.over())
+        );
+    }
+    out
+}
+
 /// The report as Markdown.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
@@ -24,6 +62,9 @@ pub fn render(report: &Report) -> String {
     }
     let transports: Vec<&str> = i.transports.iter().map(|t| t.as_str()).collect();
     let _ = writeln!(out, "Claims: {} on {}.", escape(&i.rules.join(", ")), transports.join(", "));
+    out.push_str(&behaviour_table(&report.behaviours, |b| {
+        report.behaviour_misses(&b.id).next().is_some().then(|| format!("#{}", b.id))
+    }));
     for rule in &report.standing.rules {
         let _ = writeln!(out, "\n## {}: {}\n", escape(&rule.rule), escape(&rule.headline()));
         let _ = writeln!(out, "{}\n", escape(&rule.title));
@@ -53,6 +94,22 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "\n| check beyond the text (never deciding the verdict) | held |\n|---|---|");
             for r in &rule.readings {
                 let _ = writeln!(out, "| {} | {}/{} |", code(&r.check), r.held, r.held + r.failed);
+            }
+        }
+    }
+    let missed: Vec<_> = report.behaviours.iter().filter(|b| report.behaviour_misses(&b.id).next().is_some()).collect();
+    if !missed.is_empty() {
+        let _ = writeln!(out, "\n## Checks that did not pass, by behaviour\n");
+        for behaviour in missed {
+            let _ = writeln!(out, "### {}\n\n{}\n", escape(&behaviour.id), escape(&behaviour.sentence));
+            for (outcome, check) in report.behaviour_misses(&behaviour.id) {
+                let _ = writeln!(
+                    out,
+                    "- {}: {} {}",
+                    code(&outcome.id),
+                    code(check.check.as_str()),
+                    escape(&check.result.as_str().replace('_', " "))
+                );
             }
         }
     }

@@ -51,6 +51,7 @@ use crate::judge::outcome::{Outcome, Status};
 use crate::peer::Implementation;
 use crate::run::Run;
 use crate::standing::Standing;
+use crate::standing::behaviours::BehaviourStanding;
 use crate::standing::digest::CorpusDigest;
 use crate::standing::expectations::{ExpectedFailures, Triage};
 use serde::Serialize;
@@ -66,6 +67,8 @@ pub struct Report {
     pub implementation: Implementation,
     /// Per rule and clause.
     pub standing: Standing,
+    /// Per behaviour of each rule: how its required checks came out. Every report opens with it.
+    pub behaviours: Vec<BehaviourStanding>,
     /// Every case, in corpus order.
     pub cases: Vec<Outcome>,
     /// With an expected-failures file: the listed failures, stale entries and new failures.
@@ -98,6 +101,7 @@ impl Report {
         Report {
             suite: Suite { name: "tool-conformance".into(), version: crate::suite::SUITE_VERSION.into(), corpus: None },
             standing: Standing::new(catalog, &run.implementation, &run.outcomes),
+            behaviours: crate::standing::behaviours::tally(catalog, &run.outcomes),
             implementation: run.implementation.clone(),
             cases: run.outcomes.clone(),
             expected_failures: None,
@@ -212,6 +216,25 @@ fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
     file.write_all(contents.as_bytes())?;
     drop(file);
     std::fs::rename(&partial, path)
+}
+
+impl Report {
+    /// The required checks showing behaviour `id` that did not pass (failed, errored or were
+    /// declined), with their cases, in corpus order.
+    pub fn behaviour_misses<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> impl Iterator<Item = (&'a Outcome, &'a crate::judge::outcome::CheckOutcome)> + 'a {
+        use crate::judge::outcome::CheckResult;
+        self.cases.iter().flat_map(move |o| {
+            o.checks
+                .iter()
+                .filter(move |c| {
+                    c.behaviour == id && matches!(c.result, CheckResult::Fail | CheckResult::Error | CheckResult::Skip)
+                })
+                .map(move |c| (o, c))
+        })
+    }
 }
 
 /// A table cell for one level of a [`crate::standing::Counts`]: `passed/judged` (judged: passed,

@@ -54,6 +54,8 @@ pub struct Published {
     /// The API path of the row, from its adapter's `about.yaml` `path` when [`Published::load`]
     /// found one (`examples/adapters/<folder>`, [`crate::report::about::adapter_of`]).
     pub path: Option<String>,
+    /// Per behaviour: how its required checks came out.
+    pub behaviours: Vec<crate::standing::behaviours::BehaviourStanding>,
 }
 
 /// One rule of a published standing.
@@ -164,6 +166,7 @@ impl Published {
             skips,
             timing: None,
             path: None,
+            behaviours: file.behaviours.clone(),
         }
     }
 
@@ -235,6 +238,8 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
         let _ = writeln!(out, "No standing has been published here yet.");
         return out;
     }
+    out.push_str(&behaviour_grid(standings, |s, _| format!("{}/README.md#what-it-does", encoded(&s.folder))));
+    let _ = writeln!(out, "\n## Verdicts\n");
     let _ = writeln!(
         out,
         "| standing | implementation, version (path) | transports | rule | verdict | pass | fail | error | skip | n/a | interpretation |"
@@ -317,19 +322,88 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
     out
 }
 
-/// A link to `folder/README.md`: the folder's name escaped as text, and percent-encoded in the
-/// destination (every byte but ASCII letters, digits and `-._~`), so that no folder name can
-/// end the link, split the table's row or open an HTML tag.
-fn readme_link(folder: &str) -> String {
-    let mut destination = String::with_capacity(folder.len());
-    for byte in folder.bytes() {
+/// What each implementation does, behaviour by behaviour: per rule, a table with a row per
+/// implementation and a column per behaviour, each cell the share of that behaviour's required
+/// checks that passed, in a word and a percentage, linked to where its cases are (`link`); the
+/// behaviours' sentences stand above as the columns' key.
+pub(crate) fn behaviour_grid(
+    standings: &[Published],
+    link: impl Fn(&Published, &crate::standing::behaviours::BehaviourStanding) -> String,
+) -> String {
+    let mut out = String::new();
+    let mut rules: Vec<&str> = Vec::new();
+    for b in standings.iter().flat_map(|s| &s.behaviours) {
+        if !rules.contains(&b.rule.as_str()) {
+            rules.push(&b.rule);
+        }
+    }
+    if rules.is_empty() {
+        return out;
+    }
+    let _ = writeln!(out, "## What each runtime does\n");
+    let _ = writeln!(
+        out,
+        "Each cell is the share of a behaviour's required checks that passed, in a word (always, mostly: 80% or \
+         more, sometimes: 20% or more, rarely, never) and a percentage. A check the answer cannot show (a refusal \
+         by a runtime that validates, an error with no structured problems) is not measured, so validating never \
+         reads worse than doing nothing; a declined or errored case is measured. `-`: not measured (the rule is \
+         not claimed, or nothing of it could be seen).\n"
+    );
+    for rule in rules {
+        let mut columns: Vec<&crate::standing::behaviours::BehaviourStanding> = Vec::new();
+        for b in standings.iter().flat_map(|s| &s.behaviours).filter(|b| b.rule == rule) {
+            if !columns.iter().any(|c| c.id == b.id) {
+                columns.push(b);
+            }
+        }
+        let _ = writeln!(out, "### {}\n", escape(rule));
+        for (n, column) in columns.iter().enumerate() {
+            let _ = writeln!(out, "{}. **{}**: {}", n + 1, escape(&column.id), escape(&column.sentence));
+        }
+        let _ = writeln!(out);
+        let heads: Vec<String> = (1..=columns.len()).map(|n| n.to_string()).collect();
+        let _ = writeln!(out, "| standing | {} |", heads.join(" | "));
+        let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
+        for s in standings {
+            let cells: Vec<String> = columns
+                .iter()
+                .map(|column| match s.behaviours.iter().find(|b| b.id == column.id) {
+                    Some(b) => {
+                        let c = &b.required;
+                        match c.percent() {
+                            Some(p) => format!("[{} {p}%]({})", c.frequency().as_str(), link(s, b)),
+                            None => "-".into(),
+                        }
+                    }
+                    None => "-".into(),
+                })
+                .collect();
+            let _ = writeln!(out, "| {} | {} |", readme_link(&s.folder), cells.join(" | "));
+        }
+        let _ = writeln!(out);
+    }
+    out
+}
+
+/// `text` percent-encoded for a link's destination: every byte but ASCII letters, digits and
+/// `-._~`.
+fn encoded(text: &str) -> String {
+    let mut destination = String::with_capacity(text.len());
+    for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
             destination.push(char::from(byte));
         } else {
             let _ = write!(destination, "%{byte:02X}");
         }
     }
-    format!("[{}]({destination}/README.md)", escape(folder))
+    destination
+}
+
+/// A link to `folder/README.md`: the folder's name escaped as text, and percent-encoded in the
+/// destination (every byte but ASCII letters, digits and `-._~`), so that no folder name can
+/// end the link, split the table's row or open an HTML tag.
+fn readme_link(folder: &str) -> String {
+    format!("[{}]({}/README.md)", escape(folder), encoded(folder))
 }
 
 /// What lies behind one implementation's failures and skips, as Markdown tables: the failing

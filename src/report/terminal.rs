@@ -55,6 +55,12 @@ pub fn render_compact(report: &Report, colored: bool) -> String {
     let paint = Paint(colored);
     let mut out = String::new();
     let _ = writeln!(out, "{}", heading(report));
+    for behaviour in report.behaviours.iter().filter(|b| b.required.measured() > 0) {
+        let c = &behaviour.required;
+        let percent = c.percent().map(|p| format!("{p}%")).unwrap_or_default();
+        let word = c.frequency();
+        let _ = writeln!(out, "{} {percent}: {}", paint.frequency(word), one_line(&behaviour.sentence));
+    }
     for rule in &report.standing.rules {
         let partial = if rule.whole || rule.verdict == Verdict::NotRun { "" } else { " (partial selection)" };
         let required = cell(&rule.totals, Level::Required);
@@ -113,6 +119,18 @@ impl Paint {
         self.with(style, verdict.as_str())
     }
 
+    fn frequency(self, word: crate::standing::behaviours::Frequency) -> String {
+        use crate::standing::behaviours::Frequency as F;
+        let style = match word {
+            F::Always => AnsiColor::Green.on_default().bold(),
+            F::Mostly => AnsiColor::Green.on_default(),
+            F::Sometimes => AnsiColor::Yellow.on_default(),
+            F::Rarely | F::Never => AnsiColor::Red.on_default().bold(),
+            F::NotMeasured => Style::new().dimmed(),
+        };
+        self.with(style, word.as_str())
+    }
+
     fn bad(self, text: &str) -> String {
         self.with(AnsiColor::Red.on_default().bold(), text)
     }
@@ -137,6 +155,34 @@ impl Paint {
     }
 }
 
+/// What the implementation does, behaviour by behaviour: per rule, a line per behaviour with the
+/// share of its required checks that passed, in a word and a percentage, and what it was
+/// measured over.
+fn write_behaviours(out: &mut String, report: &Report, paint: Paint) {
+    if report.behaviours.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nWhat it does (the share of each behaviour's required checks that passed):");
+    let mut rule = "";
+    for behaviour in &report.behaviours {
+        if behaviour.rule != rule {
+            rule = &behaviour.rule;
+            let _ = writeln!(out, "  {}", one_line(rule));
+        }
+        let c = &behaviour.required;
+        let word = c.frequency();
+        let percent = c.percent().map(|p| format!("{p:>3}%")).unwrap_or_else(|| "   -".into());
+        let padding = " ".repeat(12usize.saturating_sub(word.as_str().len()));
+        let _ = writeln!(
+            out,
+            "    {}{padding} {percent}  {}  ({})",
+            paint.frequency(word),
+            one_line(&behaviour.sentence),
+            c.over()
+        );
+    }
+}
+
 /// The first line of both terminal reports: the suite, and the implementation it ran against.
 fn heading(report: &Report) -> String {
     format!(
@@ -153,6 +199,7 @@ fn write_report(report: &Report, paint: Paint) -> String {
     let _ = writeln!(out, "{}", heading(report));
     let transports: Vec<&str> = i.transports.iter().map(|t| t.as_str()).collect();
     let _ = writeln!(out, "claims {} on {}", list(&i.rules), list(&transports));
+    write_behaviours(&mut out, report, paint);
     for rule in &report.standing.rules {
         write_rule(&mut out, rule, paint);
     }

@@ -13,7 +13,7 @@
 pub mod config;
 pub mod jobs;
 
-use crate::case::tool::{Tool, View};
+use crate::case::tool::{Tool, Transport, View};
 use crate::case::{Case, Check, Level};
 use crate::corpus::Corpus;
 use crate::judge::outcome::{Outcome, Status};
@@ -95,7 +95,15 @@ impl<T: Target> Session<T> {
     pub fn run_case(&mut self, case: &Case) -> Outcome {
         match self.answers(case) {
             Ok(answers) => crate::judge::judge(case, &answers),
-            Err(status) => Outcome::new(case, *status),
+            Err(status) => {
+                let claimed: Vec<Transport> = match &case.check {
+                    Check::Invoke { transports, .. } => {
+                        transports.iter().copied().filter(|t| self.implementation.transports.contains(t)).collect()
+                    }
+                    _ => Transport::ALL.to_vec(),
+                };
+                Outcome::unjudged(case, *status, &claimed)
+            }
         }
     }
 

@@ -357,6 +357,7 @@ mod tests {
             location: "x.yaml:1:1".into(),
             status,
             readings: Vec::new(),
+            checks: Vec::new(),
         }
     }
 

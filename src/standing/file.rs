@@ -25,6 +25,9 @@ pub struct StandingFile {
     pub implementation: ImplementationEntry,
     /// Per rule and clause.
     pub standing: StandingEntry,
+    /// Per behaviour (empty in a standing written before behaviours were).
+    #[serde(default)]
+    pub behaviours: Vec<crate::standing::behaviours::BehaviourStanding>,
     /// Every case that ran.
     pub cases: Vec<CaseEntry>,
     /// With an expected-failures file: its triage.

@@ -18,6 +18,7 @@
 //! The checks the runner makes beyond the rule text are tallied apart, per check
 //! ([`RuleStanding::readings`]), and never decide a verdict.
 
+pub mod behaviours;
 pub mod digest;
 pub mod expectations;
 pub mod file;

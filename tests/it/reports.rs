@@ -20,6 +20,7 @@ fn outcome(id: &str, level: Level, clauses: &[&str], status: Status) -> Outcome 
         location: format!("{}.yaml:3:9", id.rsplit_once('/').unwrap().0),
         status,
         readings: Vec::new(),
+        checks: Vec::new(),
     }
 }
 
@@ -88,6 +89,7 @@ fn fixed_report() -> Report {
     Report {
         suite: Suite { name: "tool-conformance".into(), version: "0.0.0-test".into(), corpus: Some(corpus) },
         standing: Standing::new(&catalog, &implementation, &cases),
+        behaviours: tool_conformance::standing::behaviours::tally(&catalog, &cases),
         implementation,
         cases,
         expected_failures: None,
