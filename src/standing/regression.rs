@@ -4,9 +4,11 @@
 //! A case is *good* when it passed, or, for an informational case, when a behaviour was observed;
 //! it is *bad* when it failed, errored or was skipped. Between the two files:
 //!
-//! - a **regression** is a case good in OLD and bad in NEW, at any level, or a rule whose verdict
-//!   was `conforms` and no longer is;
-//! - a **progression** is a case bad in OLD and good in NEW, or a rule that now conforms;
+//! - a **regression** is a case good in OLD and bad in NEW, at any level, a rule whose verdict
+//!   was `conforms` and no longer is, or a behaviour a smaller share of whose required checks
+//!   passed (both measured);
+//! - a **progression** is a case bad in OLD and good in NEW, a rule that now conforms, or a
+//!   behaviour a larger share of whose required checks passed;
 //! - a **change** is any other difference in a case: fail became error, or an informational case
 //!   saw another behaviour;
 //! - cases only in NEW are **new**, cases only in OLD are **gone**; neither is a regression.
@@ -34,6 +36,8 @@ pub struct Snapshot {
     pub corpus_files: BTreeMap<String, String>,
     /// Per rule, in file order: the verdict.
     pub verdicts: Vec<(String, String)>,
+    /// Per behaviour, in file order: its id and how its required checks came out.
+    pub behaviours: Vec<(String, crate::standing::behaviours::CheckCounts)>,
     /// Every case, in file order.
     pub cases: Vec<CaseState>,
 }
@@ -112,6 +116,7 @@ impl Snapshot {
                 .map(|f| (f.path.clone(), f.sha256.clone()))
                 .collect(),
             verdicts: file.standing.rules.iter().map(|r| (r.rule.clone(), r.verdict.clone())).collect(),
+            behaviours: file.behaviours.iter().map(|b| (b.id.clone(), b.required)).collect(),
             cases,
         }
     }
@@ -186,6 +191,28 @@ pub fn compare(old: &Snapshot, new: &Snapshot) -> Comparison {
             comparison.changes.push(change);
         }
     }
+    let old_behaviours: BTreeMap<&str, &crate::standing::behaviours::CheckCounts> =
+        old.behaviours.iter().map(|(id, c)| (id.as_str(), c)).collect();
+    for (id, after) in &new.behaviours {
+        let Some(before) = old_behaviours.get(id.as_str()) else { continue };
+        if before.measured() == 0 || after.measured() == 0 {
+            continue;
+        }
+        // pass/measured compared as fractions, so that no rounding hides a change.
+        let (was, is) = (before.pass * after.measured(), after.pass * before.measured());
+        if was == is {
+            continue;
+        }
+        let shown = |c: &crate::standing::behaviours::CheckCounts| {
+            format!("{} {}% ({})", c.frequency().as_str(), c.percent().unwrap_or(0), c.over())
+        };
+        let change = Change { id: id.clone(), level: "behaviour".into(), from: shown(before), to: shown(after) };
+        if is < was {
+            comparison.regressions.push(change);
+        } else {
+            comparison.progressions.push(change);
+        }
+    }
     let old_cases: BTreeMap<&str, &CaseState> = old.cases.iter().map(|c| (c.id.as_str(), c)).collect();
     let new_ids: std::collections::BTreeSet<&str> = new.cases.iter().map(|c| c.id.as_str()).collect();
     for case in &new.cases {
@@ -223,6 +250,7 @@ mod tests {
             corpus_digest: None,
             corpus_files: BTreeMap::new(),
             verdicts: vec![("R-1".into(), verdict.into())],
+            behaviours: Vec::new(),
             cases: cases
                 .iter()
                 .map(|(id, level, status)| CaseState {
@@ -266,6 +294,28 @@ mod tests {
         assert_eq!(c.gone.len(), 1);
         assert!(c.has_regression());
         assert!(!compare(&old, &old).has_regression());
+    }
+
+    #[test]
+    fn a_behaviour_whose_share_fell_is_a_regression_named_by_its_id() {
+        use crate::standing::behaviours::CheckCounts;
+        let counts = |pass, fail| CheckCounts { pass, fail, ..CheckCounts::default() };
+        let mut old = snapshot("does_not_conform", &[]);
+        old.behaviours =
+            vec![("stops-invalid-calls".into(), counts(10, 0)), ("names-every-problem".into(), counts(1, 9))];
+        let mut new = old.clone();
+        new.behaviours =
+            vec![("stops-invalid-calls".into(), counts(9, 1)), ("names-every-problem".into(), counts(2, 8))];
+        let c = compare(&old, &new);
+        assert_eq!(c.regressions.len(), 1);
+        assert_eq!(c.regressions[0].id, "stops-invalid-calls");
+        assert_eq!(c.regressions[0].from, "always 100% (10 of 10 checks)");
+        assert_eq!(c.regressions[0].to, "mostly 90% (9 of 10 checks)");
+        assert_eq!(c.progressions[0].id, "names-every-problem");
+        // The same share over other counts is no change.
+        new.behaviours =
+            vec![("stops-invalid-calls".into(), counts(20, 0)), ("names-every-problem".into(), counts(2, 18))];
+        assert!(compare(&old, &new).regressions.is_empty());
     }
 
     #[test]

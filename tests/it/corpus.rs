@@ -339,7 +339,54 @@ fn every_reading_is_written_down() {
     assert!(missing.is_empty(), "docs/interpretations.md does not name these cases: {missing:?}");
 }
 
+fn every_required_check_shows_exactly_one_behaviour() {
+    use tool_conformance::case::checks::planned;
+    let corpus = Corpus::embedded().unwrap();
+    let mut shown = std::collections::BTreeSet::new();
+    for case in corpus.cases.iter().filter(|c| c.level == Level::Required) {
+        let transports = match &case.check {
+            tool_conformance::case::Check::Invoke { transports, .. } => transports.clone(),
+            _ => Transport::ALL.to_vec(),
+        };
+        let planned = planned(&case.check, case.rejections, &transports);
+        assert!(!planned.is_empty(), "{}: a required case makes some check", case.id);
+        let kinds: Vec<_> = case.shows.keys().copied().collect();
+        assert_eq!(kinds, { let mut p = planned.clone(); p.sort(); p }, "{}: every check shows one behaviour", case.id);
+        shown.extend(case.shows.values().cloned());
+    }
+    assert!(corpus.cases.iter().filter(|c| c.level != Level::Required).all(|c| c.shows.is_empty()));
+    // Every behaviour a rule lists is shown by some required check: none is a sentence no case tests.
+    let listed: std::collections::BTreeSet<String> = corpus.catalog.behaviours().map(|(_, b)| b.id.clone()).collect();
+    assert_eq!(listed, shown);
+}
+
+fn a_check_that_shows_no_behaviour_is_an_error_in_its_case() {
+    // Without the selectors of RT-TOOL-8.4, the good file's check of clause 4 shows nothing.
+    let without = RT_TOOL_8.replace("      - { check: arguments-reaching-tool, clause: RT-TOOL-8.4 }\n", "");
+    assert_ne!(without, RT_TOOL_8);
+    let errors = Corpus::from_files(vec![
+        (PathBuf::from("PLAT-162/rule.yaml"), PLAT_162.to_string()),
+        (PathBuf::from("RT-TOOL-8/rule.yaml"), without),
+        (PathBuf::from("RT-TOOL-8/x.yaml"), GOOD.to_string()),
+    ])
+    .expect_err("a check shows no behaviour")
+    .0;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let shown = errors[0].to_string();
+    assert!(matches!(errors[0].kind, CorpusErrorKind::NoBehaviour(_)), "{shown}");
+    assert!(shown.starts_with("RT-TOOL-8/x.yaml:6:9: the check arguments-reaching-tool"), "{shown}");
+    // Two behaviours that claim the same check are an error in the rule file.
+    let twice = RT_TOOL_8.replace(
+        "      - { check: ran-as-sent, clause: RT-TOOL-8.1 }",
+        "      - { check: ran-as-sent, clause: RT-TOOL-8.1 }\n      - { check: ran-as-sent, clause: RT-TOOL-8.2 }",
+    );
+    let (kind, _) = rule_error(&twice);
+    assert!(matches!(kind, CorpusErrorKind::Rule(ref m) if m.contains("already shows json-decoded")), "{kind:?}");
+}
+
 tests![
+    every_required_check_shows_exactly_one_behaviour,
+    a_check_that_shows_no_behaviour_is_an_error_in_its_case,
     a_good_file_loads_with_ids_and_places,
     yaml_syntax_errors_have_a_place,
     a_misspelt_field_is_a_schema_error_at_its_line,

@@ -24,6 +24,18 @@ fn outcome(id: &str, level: Level, clauses: &[&str], status: Status) -> Outcome 
     }
 }
 
+/// `outcome` with the required checks it made: each a check kind, the behaviour it shows and
+/// its result.
+fn checked(mut outcome: Outcome, checks: &[(&str, &str, &str)]) -> Outcome {
+    outcome.checks = checks
+        .iter()
+        .map(|(check, behaviour, result)| {
+            serde_json::from_value(json!({"check": check, "behaviour": behaviour, "result": result})).unwrap()
+        })
+        .collect();
+    outcome
+}
+
 fn fixed_report() -> Report {
     let catalog = Corpus::from_files(vec![
         (PathBuf::from("PLAT-162/rule.yaml"), include_str!("../../cases/PLAT-162/rule.yaml").to_string()),
@@ -40,16 +52,22 @@ fn fixed_report() -> Report {
         transports: vec![Transport::Direct, Transport::Http],
     };
     let cases = vec![
-        outcome("RT-TOOL-8/a/passes", Level::Required, &["RT-TOOL-8.2"], Status::Pass),
-        outcome(
-            "RT-TOOL-8/a/fails",
-            Level::Required,
-            &["RT-TOOL-8.4", "RT-TOOL-8.5"],
-            Status::Fail(Failure::new(
-                "arguments reaching the tool",
-                json!({"title": "Ember & Oak", "n": 1}),
-                json!({"title": "Ember &amp; Oak", "n": 1}),
-            )),
+        checked(
+            outcome("RT-TOOL-8/a/passes", Level::Required, &["RT-TOOL-8.2"], Status::Pass),
+            &[("arguments-reaching-tool", "json-decoded", "pass")],
+        ),
+        checked(
+            outcome(
+                "RT-TOOL-8/a/fails",
+                Level::Required,
+                &["RT-TOOL-8.4", "RT-TOOL-8.5"],
+                Status::Fail(Failure::new(
+                    "arguments reaching the tool",
+                    json!({"title": "Ember & Oak", "n": 1}),
+                    json!({"title": "Ember &amp; Oak", "n": 1}),
+                )),
+            ),
+            &[("arguments-reaching-tool", "references-decoded", "fail")],
         ),
         outcome(
             "RT-TOOL-8/a/breaks",
@@ -69,17 +87,26 @@ fn fixed_report() -> Report {
             &["RT-TOOL-8.2"],
             Status::Observed(Observation { behaviour: None, actual: json!(1) }),
         ),
-        outcome(
-            "PLAT-162/c/skipped",
-            Level::Required,
-            &["PLAT-162.closed-root"],
-            Status::NotApplicable { reason: "PLAT-162 is not claimed".into() },
+        checked(
+            outcome(
+                "PLAT-162/c/skipped",
+                Level::Required,
+                &["PLAT-162.closed-root"],
+                Status::NotApplicable { reason: "PLAT-162 is not claimed".into() },
+            ),
+            &[
+                ("handler-not-run", "root-closed", "not_applicable"),
+                ("problems-named", "names-every-problem", "not_applicable"),
+            ],
         ),
-        outcome(
-            "RT-TOOL-8/a/declined",
-            Level::Required,
-            &["RT-TOOL-8.3"],
-            Status::Skip { reason: "unsupported: a schema the runtime cannot express".into() },
+        checked(
+            outcome(
+                "RT-TOOL-8/a/declined",
+                Level::Required,
+                &["RT-TOOL-8.3"],
+                Status::Skip { reason: "unsupported: a schema the runtime cannot express".into() },
+            ),
+            &[("arguments-reaching-tool", "left-as-sent", "skip")],
         ),
     ];
     let corpus = CorpusDigest::of_files([
@@ -185,6 +212,59 @@ fn the_standing_counts_and_verdicts() {
     assert_eq!(tool_conformance::report::cell(&clause_4.counts, Level::Informational), "1 seen");
 }
 
+
+/// The rows of the first table under the heading `heading` of `markdown`, as a CommonMark (GFM
+/// tables) parser reads them: each row's cells as plain text.
+fn table_after(markdown: &str, heading: &str) -> Vec<Vec<String>> {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let (mut seen, mut rows, mut in_heading, mut heading_text) = (false, Vec::new(), false, String::new());
+    let mut row: Vec<String> = Vec::new();
+    let mut cell: Option<String> = None;
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => (in_heading, heading_text) = (true, String::new()),
+            Event::End(TagEnd::Heading(_)) => {
+                in_heading = false;
+                if heading_text == heading {
+                    seen = true;
+                }
+            }
+            Event::Text(t) | Event::Code(t) if in_heading => heading_text.push_str(&t),
+            Event::Start(Tag::TableCell) if seen => cell = Some(String::new()),
+            Event::Text(t) | Event::Code(t) if cell.is_some() => cell.as_mut().unwrap().push_str(&t),
+            Event::End(TagEnd::TableCell) if seen => row.push(cell.take().unwrap_or_default()),
+            Event::End(TagEnd::TableRow | TagEnd::TableHead) if seen => rows.push(std::mem::take(&mut row)),
+            Event::End(TagEnd::Table) if seen => return rows,
+            _ => {}
+        }
+    }
+    rows
+}
+
+fn the_behaviour_table_has_the_expected_cells() {
+    let report = fixed_report();
+    let rows = table_after(&markdown::render(&report), "What it does");
+    let cells = |sentence_start: &str| -> Vec<String> {
+        rows.iter().find(|r| r[1].starts_with(sentence_start)).unwrap_or_else(|| panic!("{sentence_start}: {rows:?}"))
+            [2..]
+            .to_vec()
+    };
+    assert_eq!(rows[0], ["rule", "behaviour", "", "share", "measured over"]);
+    assert_eq!(cells("A JSON array"), ["always", "100%", "1 of 1 checks"]);
+    assert_eq!(cells("HTML character references"), ["never", "0%", "0 of 1 checks"]);
+    assert_eq!(cells("A string for a string"), ["never", "0%", "0 of 1 checks (1 declined)"]);
+    assert_eq!(cells("Names the schema does not declare"), ["not measured", "-", "0 of 0 checks (1 not applicable)"]);
+    assert_eq!(cells("An invalid call"), ["not measured", "-", "0 of 0 checks"]);
+    // Every behaviour of both rules has its row, in catalog order (RT-TOOL-8's first).
+    assert_eq!(rows.len(), 1 + report.behaviours.len());
+    assert_eq!(report.behaviours.len(), 13);
+    // The terminal opens with the same shares, before the first rule's clause table.
+    let text = terminal::render(&report);
+    let behaviours = text.find("What it does").expect("the terminal shows the behaviours");
+    assert!(behaviours < text.find("RT-TOOL-8: ").unwrap(), "{text}");
+    assert!(text.contains("never          0%  HTML character references"), "{text}");
+}
+
 tests![
     terminal_output,
     markdown_output,
@@ -194,4 +274,5 @@ tests![
     badge_output,
     expected_failures_in_every_format,
     the_standing_counts_and_verdicts,
+    the_behaviour_table_has_the_expected_cells,
 ];

@@ -26,6 +26,9 @@ h1 { font-size: 1.45rem; margin: .2rem 0 .5rem; line-height: 1.25; } h2 { font-s
 .banner { border: 1px solid var(--fail); border-left-width: 4px; padding: .5rem .7rem; border-radius: 4px; }
 .scroll { overflow-x: auto; margin: .5rem 0 1rem; }
 table { border-collapse: collapse; }
+.does td.f { text-align: center; white-space: nowrap; } .does td.f a { font-weight: 600; text-decoration: none; }
+.f-always a { color: var(--pass); } .f-mostly a { color: var(--pass); } .f-sometimes a { color: var(--error); }
+.f-rarely a, .f-never a { color: var(--fail); } .f-none { color: var(--muted); } .key { margin: .3rem 0; padding-left: 1.6rem; }
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; }
 thead th { background: var(--code); position: sticky; top: 0; }
 th[scope=row] { font-weight: normal; min-width: 11rem; }

@@ -109,6 +109,65 @@ fn standings_table(out: &mut String, from: &str, rules: &[String], entries: &[&E
     out.push_str("</tbody></table></div>\n");
 }
 
+/// What each implementation does: per rule, a row per implementation and a column per behaviour
+/// (numbered, with the sentences as the key), each cell the share of the behaviour's required
+/// checks that passed, in a word and a percentage, linked to the implementation's page.
+fn behaviour_tables(out: &mut String, from: &str, corpus: &Corpus, entries: &[&Entry]) {
+    if entries.iter().all(|e| e.published.behaviours.is_empty()) {
+        return;
+    }
+    out.push_str("<h2 id=\"what-they-do\">What each runtime does</h2>\n");
+    out.push_str(
+        "<p class=\"note\">Each cell is the share of a behaviour's required checks that passed: <b>always</b>, \
+         <b>mostly</b> (80% or more), <b>sometimes</b> (20% or more), <b>rarely</b>, <b>never</b>. A check the answer \
+         cannot show (a refusal by a runtime that validates, an error with no structured problems) is not \
+         measured, so validating never reads worse than doing nothing; a declined or errored case is measured. \
+         <b>-</b>: not measured (the rule is not claimed, or nothing of it could be seen).</p>\n",
+    );
+    for rule in &corpus.catalog.rules {
+        if rule.behaviours.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "<h3 id=\"{}\">{}</h3>\n<ol class=\"key\">",
+            esc(&format!("does-{}", rule.id)),
+            esc(&rule.id)
+        );
+        for behaviour in &rule.behaviours {
+            let _ =
+                writeln!(out, "<li id=\"{}\">{}</li>", esc(&format!("b-{}", behaviour.id)), esc(&behaviour.sentence));
+        }
+        out.push_str("</ol>\n<div class=\"scroll\"><table class=\"does\">\n<thead><tr><th>implementation</th>");
+        for (n, behaviour) in rule.behaviours.iter().enumerate() {
+            let _ = write!(out, "<th title=\"{}\">{}</th>", esc(&behaviour.sentence), n + 1);
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for entry in entries {
+            let page = implementation_path(&entry.folder);
+            let _ = write!(out, "<tr><th scope=\"row\">{}</th>", link(from, &page, &entry.folder));
+            for behaviour in &rule.behaviours {
+                let counts = entry.published.behaviours.iter().find(|b| b.id == behaviour.id).map(|b| b.required);
+                match counts.and_then(|c| c.percent().map(|p| (c, p))) {
+                    Some((c, percent)) => {
+                        let word = c.frequency().as_str();
+                        let _ = write!(
+                            out,
+                            "<td class=\"f f-{}\" title=\"{}\">{}<br><span class=\"n\">{percent}%</span></td>",
+                            esc(word),
+                            esc(&c.over()),
+                            link(from, &page, word)
+                        );
+                    }
+                    None => out.push_str("<td class=\"f f-none\">-</td>"),
+                }
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody></table></div>\n");
+    }
+}
+
 fn index(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> String {
     let from = "index.html";
     let compared: Vec<&Entry> = entries.iter().filter(|e| e.same_corpus).collect();
@@ -126,6 +185,7 @@ fn index(corpus: &Corpus, suite_digest: &str, entries: &[Entry]) -> String {
         corpus.cases.len(),
         esc(short(suite_digest))
     );
+    behaviour_tables(&mut out, from, corpus, &compared);
     out.push_str("<h2 id=\"verdicts\">Verdicts</h2>\n");
     if compared.is_empty() {
         out.push_str("<p>No standing of this corpus has been published here yet.</p>\n");
