@@ -100,6 +100,7 @@ modules! {
     specs,
     standing_identity,
     third_rule,
+    untrusted_files,
     verdicts,
 }
 
