@@ -68,6 +68,7 @@ modules! {
     action,
     adapter_about,
     architecture,
+    checkout_paths,
     clause_texts,
     cli,
     corpus,
