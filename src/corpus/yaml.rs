@@ -12,7 +12,8 @@
 //! keeping big integers and long decimals exact; a plain number that 64 bits cannot hold exactly
 //! is an error that says to use the tag. `!!str` makes a plain scalar a string; no other tag is
 //! read. Mapping keys must be strings, and a key may appear once per mapping. Aliases copy the
-//! node their anchor names. A file holds at most one document; an empty file is `null`.
+//! node their anchor names. A file holds at most one document; an empty file is `null`. A UTF-8
+//! byte order mark at the start of a file is passed over.
 //!
 //! What a file may cost is bounded, so that no file (a mistake or a hostile one) can exhaust the
 //! harness: a source is read only up to [`MAX_SOURCE_BYTES`] (by [`crate::json::file::read_text`],
@@ -70,6 +71,8 @@ pub struct Document {
 impl Document {
     /// Parses `text`, converting it to JSON.
     pub fn parse(text: &str) -> Result<Document, YamlProblem> {
+        // A byte order mark that an editor put first is not content (YAML 1.2 allows it there).
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut builder =
             Builder { budget: MIN_NODES.max(text.len().saturating_mul(MAX_EXPANSION)), ..Builder::default() };
         let mut parser = Parser::new_from_str(text);
@@ -460,6 +463,14 @@ fn is_float(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leading_byte_order_mark_is_passed_over() {
+        let document = Document::parse("\u{feff}id: x\nn: 1\n").unwrap();
+        assert_eq!(document.value, serde_json::json!({"id": "x", "n": 1}));
+        let plain = Document::parse("id: x\nn: 1\n").unwrap();
+        assert_eq!(document.position("/n"), plain.position("/n"));
+    }
 
     #[test]
     fn positions_point_at_values_and_items() {
