@@ -80,6 +80,7 @@ modules! {
     explain,
     feature_leakage,
     first_hour,
+    first_hour_mends,
     fuzz,
     hostile,
     html5lib,
