@@ -6,7 +6,37 @@
 # Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${CARGO_TARGET_DIR:-target}"
+
+# What the long steps need, checked first: python3 with its venv module and pip (the adapters, the
+# kit, the wheel), node and npm (the Node kit and adapters), cargo.
+missing=()
+command -v cargo >/dev/null || missing+=("cargo")
+command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
+  || missing+=("python3 with its venv module and pip (Debian: python3-venv)")
+command -v node >/dev/null || missing+=("node")
+command -v npm >/dev/null || missing+=("npm")
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "tests/run.sh needs what is missing here, so nothing was run:" >&2
+  printf '  %s\n' "${missing[@]}" >&2
+  exit 1
+fi
+
+# Where cargo builds (CARGO_TARGET_DIR when set), as cargo says: nothing here assumes ./target.
+target="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+
+# Every temporary folder made below is removed on exit, whatever the exit, and the background
+# adapter stopped.
+temporary=()
+adapter_pid=""
+cleanup() {
+  [ -z "$adapter_pid" ] || kill "$adapter_pid" 2>/dev/null || true
+  [ ${#temporary[@]} -eq 0 ] || rm -rf "${temporary[@]}"
+}
+trap cleanup EXIT
+scratch() { # a new temporary folder, removed on exit, in $made
+  made="$(mktemp -d)"
+  temporary+=("$made")
+}
 
 # Headless Chromium (Debian's package) for tests/it/html_chromium.rs, which fails without it.
 if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
@@ -25,7 +55,8 @@ cargo test
 
 cargo run --quiet -- check
 cargo run --quiet -- run
-cargo run --quiet -- run --report "$(mktemp -d)/report"
+scratch
+cargo run --quiet -- run --report "$made/report"
 
 # Differential fuzzing (exit 1 on a required finding): 10,000 generated cases against the reference
 # over stdio and against the Python example.
@@ -41,10 +72,10 @@ bash examples/adapters/test-run-frameworks.sh
 
 # The example Python adapter over HTTP (started in the background on a free loopback port, waited
 # for, and stopped).
-adapter_log="$(mktemp)"
+scratch
+adapter_log="$made/adapter.log"
 python3 examples/adapters/python/adapter.py --http 127.0.0.1:0 >"$adapter_log" 2>&1 &
 adapter_pid=$!
-trap 'kill "$adapter_pid" 2>/dev/null || true' EXIT
 adapter_url=""
 for _ in $(seq 100); do
   adapter_url="$(grep -o 'http://[^ ]*' "$adapter_log" || true)"
@@ -59,13 +90,14 @@ fi
 cargo run --quiet -- run --http "$adapter_url"
 kill "$adapter_pid"
 wait "$adapter_pid" 2>/dev/null || true
-trap - EXIT
+adapter_pid=""
 
 # The adapter kits, installed as users install them (pip into a venv, npm into a project, both in
 # a temp dir): their own tests, then the example in each README (a toy runtime claiming PLAT-162)
 # against the harness with --validate-protocol. Each is what its README says: it speaks the
 # protocol (no case errors), RT-TOOL-8 is not claimed and PLAT-162 does not conform (exit 1).
-kits="$(mktemp -d)"
+scratch
+kits="$made"
 kit_example() { # NAME COMMAND: runs the suite against the example, checks its standing
   local code=0
   cargo run --quiet -- run --color never --compact --validate-protocol --report "$kits/$1" --stdio "$2" >"$kits/$1.log" || code=$?
@@ -79,19 +111,22 @@ assert not errored, f"the kit's example errored (it does not speak the protocol)
 assert verdicts == {"RT-TOOL-8": "not_claimed", "PLAT-162": "does_not_conform"}, verdicts
 PY
 }
-python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "./adapters/python[signature]"
-(cd adapters/python && "$kits/venv/bin/python" -m unittest discover -s tests)
+# pip builds in the folder it installs from (build/, *.egg-info): a copy, so the checkout keeps none;
+# the kit's tests likewise run from the copy, leaving no __pycache__ here.
+cp -R adapters/python "$kits/python-kit"
+python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "$kits/python-kit[signature]"
+(cd "$kits/python-kit" && "$kits/venv/bin/python" -m unittest discover -s tests)
 awk '/^```python$/{f=1;next} /^```$/{if(f){exit}} f' adapters/python/README.md >"$kits/example.py"
 kit_example python "$kits/venv/bin/python $kits/example.py"
 repo="$PWD" && (cd "$kits" && npm init -y >/dev/null && npm install --silent "$repo/adapters/node")
 node --test adapters/node/test/
 awk '/^```js$/{f=1;next} /^```$/{if(f){exit}} f' adapters/node/README.md >"$kits/example.mjs"
 kit_example node "node $kits/example.mjs"
-rm -rf "$kits"
 
 # The packaged crate builds offline from the .crate alone (corpus, schemas and rule files inside)
 # and stands as reports/reference/ publishes it: one extra build of the crate, dependencies shared.
-crate_dir="$(mktemp -d)"
+scratch
+crate_dir="$made"
 cargo package --offline --no-verify --allow-dirty
 tar -xzf "$target/package/tool-conformance-$(cargo pkgid | sed 's/.*[#@]//').crate" -C "$crate_dir"
 cargo build --offline --locked --manifest-path "$crate_dir"/tool-conformance-*/Cargo.toml --target-dir "$target" --bin tool-conformance
@@ -105,7 +140,8 @@ diff "$crate_dir/report/standing.json" reports/reference/standing.json
 # --offline. Each then gets a first standing with no cargo on PATH: `tool-conformance run`, and
 # the kit README's example (its toy runtime) against it, in under 10 s. The wheel is built in the
 # dev profile, so cargo reuses the dependencies the tests built and compiles only this crate.
-packages="$(mktemp -d)"
+scratch
+packages="$made"
 python3 -m venv "$packages/tools" && "$packages/tools/bin/pip" install --quiet "maturin==1.16.0"
 "$packages/tools/bin/maturin" build --quiet --profile dev --out "$packages/wheels"
 wheel="$(ls "$packages"/wheels/tool_conformance-*.whl)"
@@ -139,4 +175,3 @@ mkdir "$packages/project" && (cd "$packages/project" && npm init -y >/dev/null \
 awk '/^```js$/{f=1;next} /^```$/{if(f){exit}} f' adapters/node/README.md \
   | sed "s/from 'tool-conformance-adapter'/from 'tool-conformance'/" >"$packages/project/example.mjs"
 first_standing "$packages/project" "$packages/project/node_modules/.bin" "node example.mjs" npm
-rm -rf "$packages"

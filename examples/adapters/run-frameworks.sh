@@ -6,13 +6,16 @@
 #   examples/adapters/run-frameworks.sh --check     # install, run into a scratch folder, and fail on any
 #                                                   # difference from what reports/<name>/ publishes
 #   examples/adapters/run-frameworks.sh mcp-python  # only the named adapters (any mode)
+#   examples/adapters/run-frameworks.sh --paths     # print the harness and each adapter's command
+#                                                   # line as a run would use them, and stop
 #
 # The adapters are the folders examples/adapters/<name>/ that hold an `adapter.conf`: bash
 # `key=value` lines, `install=venv` (python3 -m venv .venv; pip install -r requirements.txt, run
 # from the repository root), `install=npm` (npm ci from package-lock.json), `install=cargo` (cargo
 # build --locked of the crate named by `crate=`, a folder from the repository root) or `install=none`, and
 # `command='...'`, the --stdio command line run from the repository root, where {dir} stands for
-# the adapter folder. `route=mcp-server` says the command is an MCP server on stdio, reached with
+# the adapter folder and {target} for the target directory cargo builds the `crate=` into
+# (`cargo metadata`: CARGO_TARGET_DIR when set). `route=mcp-server` says the command is an MCP server on stdio, reached with
 # `run --mcp-server` instead, and `route=mcp-gateway` an MCP gateway on stdio, reached with `run
 # --mcp-gateway` (its command may hold {upstream_url} or {upstream_cmd}, which the harness fills);
 # neither has a protocol-v1 adapter (`route=stdio`, the default, is --stdio). An environment
@@ -43,11 +46,13 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 check=false
+paths=false
 names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
-    -h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --paths) paths=true ;;
+    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -73,11 +78,40 @@ conf() {
   (install='' command='' crate='' route=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
 }
 
+# What the selected adapters need, checked before any long step: python3 always (the summary and
+# the reproductions), its venv module for install=venv, node and npm for install=npm, cargo for
+# install=cargo and for the harness itself.
+missing=()
+command -v python3 >/dev/null || missing+=("python3")
+command -v cargo >/dev/null || missing+=("cargo")
+for name in "${names[@]}"; do
+  case "$(conf "$name" install)" in
+    venv) python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=("python3's venv module with pip (Debian: python3-venv), for $name") ;;
+    npm) command -v node >/dev/null || missing+=("node, for $name")
+         command -v npm >/dev/null || missing+=("npm, for $name") ;;
+  esac
+done
+if [ ${#missing[@]} -gt 0 ] && ! $paths; then
+  echo "missing, so nothing was run:" >&2
+  printf '  %s\n' "${missing[@]}" | awk '!seen[$0]++' >&2
+  exit 2
+fi
+
+# target_dir [MANIFEST]: the folder cargo builds into (CARGO_TARGET_DIR when set), as cargo says.
+target_dir() {
+  cargo metadata --format-version 1 --no-deps ${1:+--manifest-path "$1"} \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])'
+}
+
 # The harness: $TOOL_CONFORMANCE if set, else this checkout's debug build (which `cargo test`
-# has already made).
+# has already made), wherever cargo puts it.
 if [ -z "${TOOL_CONFORMANCE:-}" ]; then
-  cargo build --quiet || { echo "the harness does not build" >&2; exit 1; }
-  TOOL_CONFORMANCE="$PWD/target/debug/tool-conformance"
+  $paths || cargo build --quiet || { echo "the harness does not build" >&2; exit 1; }
+  TOOL_CONFORMANCE="$(target_dir)/debug/tool-conformance" || { echo "cargo metadata names no target directory" >&2; exit 1; }
+fi
+if [ ! -x "$TOOL_CONFORMANCE" ] && ! $paths; then
+  echo "the harness is not at $TOOL_CONFORMANCE (TOOL_CONFORMANCE, or cargo's target directory)" >&2
+  exit 2
 fi
 
 scratch="$(mktemp -d)"
@@ -110,12 +144,23 @@ install() {
   esac
 }
 
-# command_of NAME: the command line that starts the adapter ({dir} replaced).
+# command_of NAME: the command line that starts the adapter ({dir} and {target} replaced).
 command_of() {
-  local line
+  local line crate
   line="$(conf "$1" command)" || return 1
-  printf '%s' "${line//\{dir\}/examples/adapters/$1}"
+  line="${line//\{dir\}/examples/adapters/$1}"
+  if [[ "$line" == *"{target}"* ]]; then
+    crate="$(conf "$1" crate)"
+    line="${line//\{target\}/$(target_dir "$crate/Cargo.toml")}" || return 1
+  fi
+  printf '%s' "$line"
 }
+
+if $paths; then
+  echo "harness: $TOOL_CONFORMANCE"
+  for name in "${names[@]}"; do echo "$name: $(command_of "$name")"; done
+  exit 0
+fi
 
 # elapsed START: the seconds since START (a `date +%s.%N`), with one decimal.
 elapsed() {
@@ -269,7 +314,14 @@ for name in "${names[@]}"; do
        echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is none of stdio, mcp-server, mcp-gateway"
        summary+=("--       $name: FAILED: unknown route=$(conf "$name" route) in its adapter.conf"); failed=true; continue ;;
   esac
-  args=(run "$route" "$(command_of "$name")" --start-timeout 60s --color never)
+  command="$(command_of "$name")"
+  # The adapter's program must be there: a missing one is named, not run into 481 errors.
+  read -r program _ <<<"$command"
+  if { [[ "$program" == */* ]] && [ ! -x "$program" ]; } || { [[ "$program" != */* ]] && ! command -v "$program" >/dev/null; }; then
+    echo "FAILED $name: its program $program does not exist (not built, or built somewhere else)"
+    summary+=("--       $name: FAILED: its program $program does not exist"); failed=true; continue
+  fi
+  args=(run "$route" "$command" --start-timeout 60s --color never)
   [ -f "$published/expected-failures.yaml" ] && args+=(--expected-failures "$published/expected-failures.yaml")
   started=$(date +%s.%N)
   "$TOOL_CONFORMANCE" "${args[@]}" --jobs 1 --report "$out" >"$scratch/$name-run.txt" 2>&1

@@ -367,6 +367,7 @@ fn load(config: &RunConfig) -> Result<Corpus> {
 }
 
 fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
+    check_program(&config.target)?;
     let corpus = load(config)?;
     let expected_failures = match args.expected_failures.as_deref() {
         Some(path) => {
@@ -398,6 +399,13 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
         }
     }
     let run = ran.run;
+    if let TargetSpec::Http(urls) = &config.target
+        && run.implementation == tool_conformance::peer::Implementation::not_started()
+    {
+        // The reasons in the report name no URL (they are the same from run to run); this does.
+        let urls: Vec<&str> = urls.iter().map(|u| u.as_str()).collect();
+        eprintln!("the implementation at {} did not start (the report says why)", one_line(&urls.join(", ")));
+    }
     let mut report = Report::for_corpus(&corpus, &run);
     if let Some(file) = &expected_failures {
         report = report.triaged(file);
@@ -422,6 +430,27 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     let summary = |colored| format!("\n{}\n", terminal::summary_line(&report, elapsed, colored));
     print_maybe_colored(|| summary(false), || summary(true));
     Ok(if report.fails_run() { exit::NONCONFORMING } else { exit::CONFORMS })
+}
+
+/// A `--stdio` program that is not there is a usage error (exit 2), said before any case runs,
+/// rather than every case erroring for it.
+fn check_program(target: &TargetSpec) -> Result<()> {
+    let TargetSpec::Stdio(command) = target else { return Ok(()) };
+    let program = command.program();
+    let found = if program.contains('/') {
+        std::path::Path::new(program).is_file()
+    } else {
+        std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+    };
+    if !found {
+        let where_ = if program.contains('/') { "not a file" } else { "not found on PATH" };
+        anyhow::bail!(
+            "the --stdio program {} is {where_}: check the command line {}",
+            one_line(program),
+            one_line(command.as_str())
+        );
+    }
+    Ok(())
 }
 
 /// Whether what goes to stdout is colored: `--color`, then NO_COLOR, CLICOLOR and whether stdout

@@ -26,14 +26,8 @@ pub(super) struct ShowArgs {
 pub(super) fn show(args: &ShowArgs) -> Result<u8> {
     let corpus = args.corpus.source().load()?;
     let Some(case) = corpus.cases.iter().find(|c| c.id == args.id) else {
-        let near: Vec<&str> = corpus
-            .cases
-            .iter()
-            .map(|c| c.id.as_str())
-            .filter(|id| id.contains(args.id.as_str()) || args.id.contains(id.rsplit('/').next().unwrap_or(id)))
-            .take(5)
-            .collect();
-        let hint = if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) };
+        // The ids nearest to a typo, as run and list suggest them for --case.
+        let hint = tool_conformance::run::config::did_you_mean(&args.id, corpus.cases.iter().map(|c| c.id.as_str()));
         bail!("no case {} in the corpus{hint}; `tool-conformance list` lists them", args.id);
     };
     outln!("{}", case.id);

@@ -184,7 +184,7 @@ pub fn read_dir(root: &Path) -> Result<Vec<(PathBuf, String)>, CorpusErrors> {
             continue;
         }
         let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-        match crate::corpus::yaml::read_capped(path, crate::corpus::yaml::MAX_SOURCE_BYTES) {
+        match crate::json::file::read_text(path, crate::corpus::yaml::MAX_SOURCE_BYTES) {
             Ok(text) => files.push((relative, text)),
             Err(error) => {
                 errors.push(error_at(relative, Position::default(), CorpusErrorKind::Read(error.to_string())))

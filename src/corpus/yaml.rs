@@ -12,20 +12,19 @@
 //! keeping big integers and long decimals exact; a plain number that 64 bits cannot hold exactly
 //! is an error that says to use the tag. `!!str` makes a plain scalar a string; no other tag is
 //! read. Mapping keys must be strings, and a key may appear once per mapping. Aliases copy the
-//! node their anchor names. A file holds at most one document; an empty file is `null`.
+//! node their anchor names. A file holds at most one document; an empty file is `null`. A UTF-8
+//! byte order mark at the start of a file is passed over.
 //!
 //! What a file may cost is bounded, so that no file (a mistake or a hostile one) can exhaust the
-//! harness: a source is read only up to [`MAX_SOURCE_BYTES`] ([`read_capped`]), nodes nest at
-//! most [`MAX_DEPTH`] deep (block or flow), and aliases may not expand a document past
-//! [`MAX_EXPANSION`] nodes per byte of its text (an "alias bomb": a few hundred bytes whose
+//! harness: a source is read only up to [`MAX_SOURCE_BYTES`] (by [`crate::json::file::read_text`],
+//! which also refuses a link, a FIFO or a device), nodes nest at most [`MAX_DEPTH`] deep (block or
+//! flow), and aliases may not expand a document past [`MAX_EXPANSION`] nodes per byte of its text (an "alias bomb": a few hundred bytes whose
 //! aliases of aliases stand for millions of nodes). Each is refused at the line and column where
 //! the limit is passed, and reading stops there.
 
 use crate::json::compare::{numbers_equal, push_token};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
-use std::io::Read;
-use std::path::Path;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -42,22 +41,6 @@ pub const MAX_EXPANSION: usize = 8;
 
 /// The node budget of a document however short its text.
 const MIN_NODES: usize = 4096;
-
-/// Reads `path` whole as UTF-8, refusing (as [`std::io::ErrorKind::InvalidData`]) a file longer
-/// than `max` bytes without reading past `max`: a device that never ends (`/dev/zero`) or a
-/// huge file costs no more than `max`.
-pub fn read_capped(path: &Path, max: u64) -> std::io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(max + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("the file is longer than {max} bytes, the most read"),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-}
 
 /// A place in a source file: 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -88,6 +71,8 @@ pub struct Document {
 impl Document {
     /// Parses `text`, converting it to JSON.
     pub fn parse(text: &str) -> Result<Document, YamlProblem> {
+        // A byte order mark that an editor put first is not content (YAML 1.2 allows it there).
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut builder =
             Builder { budget: MIN_NODES.max(text.len().saturating_mul(MAX_EXPANSION)), ..Builder::default() };
         let mut parser = Parser::new_from_str(text);
@@ -478,6 +463,14 @@ fn is_float(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leading_byte_order_mark_is_passed_over() {
+        let document = Document::parse("\u{feff}id: x\nn: 1\n").unwrap();
+        assert_eq!(document.value, serde_json::json!({"id": "x", "n": 1}));
+        let plain = Document::parse("id: x\nn: 1\n").unwrap();
+        assert_eq!(document.position("/n"), plain.position("/n"));
+    }
 
     #[test]
     fn positions_point_at_values_and_items() {

@@ -18,6 +18,8 @@
 pub(crate) mod compare;
 pub(crate) mod diff;
 #[doc(hidden)]
+pub mod file;
+#[doc(hidden)]
 pub mod inert;
 #[doc(hidden)]
 pub mod surrogate;

@@ -513,12 +513,12 @@ fn canonical_problems(problems: impl Iterator<Item = Value>, with_alternatives: 
                     kept.insert(key.into(), value.clone());
                 }
             }
-            if with_alternatives && problem.get("kind") == Some(&json!("no_alternative")) {
-                let mut sets: Vec<Value> = problem
-                    .get("alternatives")
-                    .and_then(Value::as_array)
-                    .map(|sets| sets.iter().map(|s| sorted_value(s.clone())).collect())
-                    .unwrap_or_default();
+            // Only what was sent: a problem without alternatives is shown without them.
+            let sent = problem.get("alternatives").and_then(Value::as_array);
+            if let Some(sent) =
+                sent.filter(|_| with_alternatives && problem.get("kind") == Some(&json!("no_alternative")))
+            {
+                let mut sets: Vec<Value> = sent.iter().map(|s| sorted_value(s.clone())).collect();
                 sets.sort_by(order);
                 kept.insert("alternatives".into(), Value::Array(sets));
             }
@@ -740,5 +740,7 @@ mod tests {
             true,
         );
         assert_eq!(with, json!([{"kind": "no_alternative", "alternatives": [["a", "c"], ["b"]]}]));
+        let unsent = canonical_problems(vec![json!({"kind": "no_alternative"})].into_iter(), true);
+        assert_eq!(unsent, json!([{"kind": "no_alternative"}]), "alternatives shown that were never sent");
     }
 }

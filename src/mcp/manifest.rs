@@ -31,6 +31,9 @@ use std::path::{Path, PathBuf};
 /// The version of the manifest format, its `manifest` field.
 pub const MANIFEST_VERSION: u64 = 1;
 
+/// The largest manifest file read, in bytes (the whole corpus's is well under a megabyte).
+pub const MAX_MANIFEST_BYTES: u64 = 64 * 1024 * 1024;
+
 /// What MCP asks of a tool's input schema, as the reasons for leaving out a tool
 /// [`Manifest::outside_mcp`] finds say it.
 pub const MCP_TOOL_SHAPE: &str =
@@ -123,10 +126,12 @@ impl Manifest {
         manifest
     }
 
-    /// Reads a manifest file (as [`Manifest::to_json`] writes it).
+    /// Reads a manifest file (as [`Manifest::to_json`] writes it): a regular file, not a link,
+    /// of at most [`MAX_MANIFEST_BYTES`].
     pub fn read(path: &Path) -> Result<Manifest, ManifestError> {
         let error = |kind| ManifestError { path: path.to_path_buf(), kind };
-        let bytes = std::fs::read(path).map_err(|e| error(ManifestErrorKind::Io(e)))?;
+        let bytes =
+            crate::json::file::read_bytes(path, MAX_MANIFEST_BYTES).map_err(|e| error(ManifestErrorKind::Io(e)))?;
         Manifest::from_slice(&bytes).map_err(|why| error(ManifestErrorKind::Format(why)))
     }
 

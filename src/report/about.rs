@@ -8,7 +8,7 @@
 //! the tool's name, `__SCHEMA__` and `__ARGUMENTS__` the exact JSON text of the schema and of the
 //! arguments, in printable ASCII without `'`, `` ` `` or `$` ([`json_text`]).
 
-use crate::corpus::yaml::Document;
+use crate::corpus::yaml::{Document, MAX_SOURCE_BYTES};
 use crate::json::Value;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -19,6 +19,9 @@ pub const ABOUT_SCHEMA: &str = include_str!("../../schemas/about.schema.json");
 
 /// The file name of an adapter's description.
 pub const ABOUT_FILE: &str = "about.yaml";
+
+/// The largest reproduction template read, in bytes.
+pub const MAX_TEMPLATE_BYTES: u64 = 256 * 1024;
 
 /// The file a publishing run writes the time to a standing into.
 pub const TIMING_FILE: &str = "timing.json";
@@ -68,16 +71,26 @@ fn validator() -> &'static jsonschema::Validator {
 }
 
 impl About {
-    /// Reads `adapter_dir/about.yaml` and checks that the template it names exists there.
+    /// Reads `adapter_dir/about.yaml` and checks that the template it names exists there. Neither
+    /// the folder nor the file may be a symbolic link.
     pub fn load(adapter_dir: &Path) -> Result<About, AboutError> {
         let path = adapter_dir.join(ABOUT_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|e| AboutError {
+        if adapter_dir.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(AboutError {
+                path: adapter_dir.to_path_buf(),
+                place: None,
+                message: "this adapter folder is a symbolic link, and nothing is read through one: put the \
+                          folder itself here"
+                    .into(),
+            });
+        }
+        let text = crate::json::file::read_text(&path, MAX_SOURCE_BYTES).map_err(|e| AboutError {
             path: path.clone(),
             place: None,
             message: format!("cannot read: {e}"),
         })?;
         let about = About::parse(&path, &text)?;
-        if !adapter_dir.join(&about.repro).is_file() {
+        if !crate::json::file::exists(&adapter_dir.join(&about.repro)) {
             return Err(AboutError {
                 path,
                 place: None,
@@ -122,7 +135,7 @@ impl Timing {
     /// Reads `report_dir/timing.json`: `None` when there is none.
     pub fn load(report_dir: &Path) -> Result<Option<Timing>, AboutError> {
         let path = report_dir.join(TIMING_FILE);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::json::file::read_text(&path, MAX_SOURCE_BYTES) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(AboutError { path, place: None, message: format!("cannot read: {e}") }),

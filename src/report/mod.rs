@@ -205,7 +205,7 @@ impl Report {
 /// a symbolic link: whatever lies at the temporary name is removed first (a link is removed, not
 /// what it points to), the file is created only if nothing is there (`O_EXCL`, which never
 /// follows a link), and a rename replaces a link at `path` rather than writing through it.
-fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
     use std::io::Write as _;
     let partial = path.with_extension("partial");
     match std::fs::remove_file(&partial) {

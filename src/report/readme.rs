@@ -72,18 +72,17 @@ impl Inputs {
     pub fn load(report_dir: &Path, adapter_dir: &Path, adapter_link: &str) -> Result<Inputs, ReadmeError> {
         let name = report_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let standing = StandingFile::load(&report_dir.join("standing.json"))?;
-        let adapter = if adapter_dir.join(about::ABOUT_FILE).is_file() {
-            let about = About::load(adapter_dir)?;
-            let path = adapter_dir.join(&about.repro);
-            let template = std::fs::read_to_string(&path).map_err(|e| AboutError {
-                path: path.clone(),
-                place: None,
-                message: format!("cannot read: {e}"),
-            })?;
-            Some(Adapter { folder: adapter_link.to_string(), about, template })
-        } else {
-            None
-        };
+        let adapter =
+            if crate::json::file::exists(&adapter_dir.join(about::ABOUT_FILE)) {
+                let about = About::load(adapter_dir)?;
+                let path = adapter_dir.join(&about.repro);
+                let template = crate::json::file::read_text(&path, about::MAX_TEMPLATE_BYTES).map_err(|e| {
+                    AboutError { path: path.clone(), place: None, message: format!("cannot read: {e}") }
+                })?;
+                Some(Adapter { folder: adapter_link.to_string(), about, template })
+            } else {
+                None
+            };
         Ok(Inputs { name, standing, adapter, timing: Timing::load(report_dir)? })
     }
 }

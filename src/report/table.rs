@@ -101,7 +101,7 @@ impl Published {
     pub fn load(folder: &Path) -> Result<Published, TableError> {
         let path = folder.join("standing.json");
         let error = |message: String| TableError { path: path.clone(), message };
-        let text = crate::corpus::yaml::read_capped(&path, crate::standing::file::MAX_STANDING_BYTES)
+        let text = crate::json::file::read_text(&path, crate::standing::file::MAX_STANDING_BYTES)
             .map_err(|e| error(format!("cannot read: {e}")))?;
         let value: Value = crate::json::from_str(&text).map_err(|e| error(format!("not JSON: {e}")))?;
         let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -109,7 +109,7 @@ impl Published {
         published.timing =
             Timing::load(folder).map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
         let (adapter, _) = crate::report::about::adapter_of(folder);
-        if adapter.join(crate::report::about::ABOUT_FILE).is_file() {
+        if crate::json::file::exists(&adapter.join(crate::report::about::ABOUT_FILE)) {
             let about = crate::report::about::About::load(&adapter)
                 .map_err(|e| TableError { path: e.path.clone(), message: e.to_string() })?;
             published.path = Some(about.path);
@@ -179,13 +179,28 @@ impl Published {
 }
 
 /// Reads every `DIR/*/standing.json`: first the folders `DIR/columns.txt` names, in its order,
-/// then the others by folder name. Folders without a standing.json are passed over.
+/// then the others by folder name. Folders without a standing.json are passed over; a folder that
+/// is a symbolic link is refused.
 pub fn load_all(dir: &Path) -> Result<Vec<Published>, TableError> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| TableError { path: dir.into(), message: format!("cannot read: {e}") })?;
     let first = first_columns(dir)?;
-    let mut folders: Vec<PathBuf> =
-        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("standing.json").is_file()).collect();
+    let mut folders = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        // A folder that is a link could bring in files from anywhere: refused, not followed.
+        if entry.file_type().is_ok_and(|t| t.is_symlink()) && path.is_dir() {
+            return Err(TableError {
+                path,
+                message: "this folder is a symbolic link, and no standing is read through one: put the folder \
+                          itself here"
+                    .into(),
+            });
+        }
+        if entry.file_type().is_ok_and(|t| t.is_dir()) && crate::json::file::exists(&path.join("standing.json")) {
+            folders.push(path);
+        }
+    }
     folders.sort_by_key(|p| {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         (first.iter().position(|f| *f == name).unwrap_or(first.len()), name)
@@ -196,7 +211,7 @@ pub fn load_all(dir: &Path) -> Result<Vec<Published>, TableError> {
 /// The folders `DIR/columns.txt` names, in order; none when there is no such file.
 fn first_columns(dir: &Path) -> Result<Vec<String>, TableError> {
     let path = dir.join(COLUMNS_FILE);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::json::file::read_text(&path, crate::corpus::yaml::MAX_SOURCE_BYTES) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(TableError { path, message: format!("cannot read: {e}") }),

@@ -49,7 +49,8 @@ pub fn render_colored(report: &Report) -> String {
 
 /// The report in a few lines (`run --compact`): who was tested, a line per rule with its verdict
 /// and its required cases counted, one line per failing or erroring case (id, level, clauses,
-/// summary, and the expected-failures reason that covers it), and with an expected-failures file
+/// summary, and the expected-failures reason that covers it; cases that errored for one reason
+/// are one line with the reason, and the first of their ids), and with an expected-failures file
 /// a line per stale entry and per new failure. `show CASE_ID` or `run --case ID` tells the rest.
 pub fn render_compact(report: &Report, colored: bool) -> String {
     let paint = Paint(colored);
@@ -68,7 +69,21 @@ pub fn render_compact(report: &Report, colored: bool) -> String {
             writeln!(out, "{}: {}{partial}; required {required}", one_line(&rule.rule), paint.verdict(rule.verdict));
     }
     let expected = |o: &Outcome| report.expected_failures.as_ref().and_then(|t| t.expected_reason(&o.id));
-    for outcome in report.problems() {
+    let problems: Vec<&Outcome> = report.problems().collect();
+    for group in group_errors(&problems, &expected) {
+        let outcome = group[0];
+        if group.len() > 1 {
+            // Cases that errored for one reason (a target that did not start errors them all):
+            // the reason once, then which cases.
+            let listed = expected(outcome).map(|r| format!(" [expected: {}]", one_line(r))).unwrap_or_default();
+            let _ = writeln!(out, "{} in {} cases, for one reason{listed}:", paint.warn("ERROR"), group.len());
+            write_reason(&mut out, error_reason(outcome).unwrap_or_default());
+            let ids: Vec<String> = group.iter().take(GROUP_IDS).map(|o| one_line(&o.id)).collect();
+            let more = group.len().saturating_sub(GROUP_IDS);
+            let more = if more > 0 { format!(", and {more} more") } else { String::new() };
+            let _ = writeln!(out, "  cases: {}{more}", ids.join(", "));
+            continue;
+        }
         let label = if matches!(outcome.status, Status::Fail(_)) { paint.bad("FAIL") } else { paint.warn("ERROR") };
         let listed = expected(outcome).map(|r| format!(" [expected: {}]", one_line(r))).unwrap_or_default();
         let _ = writeln!(

@@ -99,7 +99,7 @@ fn glob_set(option: &'static str, patterns: &[String]) -> Result<Option<GlobSet>
 
 /// The case ids nearest to `pattern` (its literal text, by edit distance, or containing its last
 /// literal part), at most three, as a " (did you mean …?)" hint.
-fn did_you_mean<'a>(pattern: &str, ids: impl Iterator<Item = &'a str>) -> String {
+pub fn did_you_mean<'a>(pattern: &str, ids: impl Iterator<Item = &'a str>) -> String {
     let literal: String = pattern.chars().filter(|c| !matches!(c, '*' | '?' | '[' | ']' | '{' | '}')).collect();
     let tail = pattern.rsplit(['/', '*', '?']).find(|part| part.len() >= 3).unwrap_or("");
     let mut near: Vec<(usize, &str)> = ids

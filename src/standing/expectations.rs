@@ -204,7 +204,7 @@ impl ExpectedFailures {
     /// # Ok::<(), tool_conformance::standing::expectations::ExpectationsError>(())
     /// ```
     pub fn load(path: &Path) -> Result<ExpectedFailures, ExpectationsError> {
-        let text = crate::corpus::yaml::read_capped(path, crate::corpus::yaml::MAX_SOURCE_BYTES).map_err(|e| {
+        let text = crate::json::file::read_text(path, crate::corpus::yaml::MAX_SOURCE_BYTES).map_err(|e| {
             ExpectationsError { path: path.to_path_buf(), place: None, message: format!("cannot read: {e}") }
         })?;
         ExpectedFailures::parse(path, &text)

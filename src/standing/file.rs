@@ -214,7 +214,7 @@ impl StandingFile {
     /// Reads the standing.json at `path`.
     pub fn load(path: &Path) -> Result<StandingFile, StandingFileError> {
         let error = |kind| StandingFileError { path: path.to_path_buf(), kind };
-        let text = crate::corpus::yaml::read_capped(path, MAX_STANDING_BYTES)
+        let text = crate::json::file::read_text(path, MAX_STANDING_BYTES)
             .map_err(|e| error(StandingFileErrorKind::Unreadable(e.to_string())))?;
         StandingFile::parse(&text).map_err(error)
     }

@@ -82,7 +82,7 @@ impl Snapshot {
     /// Reads a standing.json.
     pub fn load(path: &Path) -> Result<Snapshot, SnapshotError> {
         let error = |message: String| SnapshotError { path: path.display().to_string(), message };
-        let text = crate::corpus::yaml::read_capped(path, crate::standing::file::MAX_STANDING_BYTES)
+        let text = crate::json::file::read_text(path, crate::standing::file::MAX_STANDING_BYTES)
             .map_err(|e| error(format!("cannot read: {e}")))?;
         Snapshot::parse(&text).map_err(|kind| error(kind.to_string()))
     }

@@ -24,8 +24,10 @@ fn downstream(dir: &Path) {
 
 fn cargo(dir: &Path) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    command.current_dir(dir).env("CARGO_TARGET_DIR", root.join("target/downstream")).env_remove("RUSTFLAGS");
+    // Built within this build's own target directory (CARGO_TARGET_DIR when set), never the
+    // checkout's target/ by name.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("downstream");
+    command.current_dir(dir).env("CARGO_TARGET_DIR", target).env_remove("RUSTFLAGS");
     command
 }
 

@@ -68,6 +68,7 @@ modules! {
     action,
     adapter_about,
     architecture,
+    checkout_paths,
     clause_texts,
     cli,
     corpus,
@@ -79,6 +80,7 @@ modules! {
     explain,
     feature_leakage,
     first_hour,
+    first_hour_mends,
     fuzz,
     hostile,
     html5lib,
@@ -100,6 +102,7 @@ modules! {
     specs,
     standing_identity,
     third_rule,
+    untrusted_files,
     verdicts,
 }
 

@@ -78,16 +78,7 @@ pub fn build(config: &SiteConfig) -> Result<String, SiteError> {
     let suite_digest = CorpusDigest::of_whole(&corpus).digest;
     let entries = load(&config.standings, &corpus, &suite_digest)?;
     let files = pages::all(&corpus, &suite_digest, &entries);
-    for (path, text) in &files {
-        let target = config.out.join(path);
-        let write = || -> std::io::Result<()> {
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)?;
-            }
-            std::fs::write(&target, text)
-        };
-        write().map_err(|e| SiteError { path: target.clone(), message: format!("cannot write: {e}") })?;
-    }
+    write_all(&config.out, &files)?;
     let mut said = format!(
         "wrote {} files ({} standings, {} cases) to {}",
         files.len(),
@@ -104,6 +95,44 @@ pub fn build(config: &SiteConfig) -> Result<String, SiteError> {
     Ok(said)
 }
 
+/// Writes each file of the site under `out`, never through a symbolic link: `out` and every
+/// folder met below it must be a folder itself (a link there is refused, not followed), and each
+/// file is written to a new name and renamed into place, so a link at its path is replaced, never
+/// written through.
+fn write_all(out: &Path, files: &[(String, String)]) -> Result<(), SiteError> {
+    let error = |path: &Path, message: String| SiteError { path: path.to_path_buf(), message };
+    let refused = |path: &Path, what: &str| {
+        error(path, format!("{what}, and the site is written through none: remove it, or choose another --out"))
+    };
+    match out.symlink_metadata() {
+        Ok(m) if m.file_type().is_symlink() => return Err(refused(out, "--out is a symbolic link")),
+        Ok(m) if !m.is_dir() => return Err(error(out, "--out is not a folder".into())),
+        Ok(_) => {}
+        Err(_) => std::fs::create_dir_all(out).map_err(|e| error(out, format!("cannot make this folder: {e}")))?,
+    }
+    let mut made = std::collections::HashSet::new();
+    for (path, text) in files {
+        let target = out.join(path);
+        let mut folder = out.to_path_buf();
+        for part in Path::new(path).parent().into_iter().flat_map(Path::components) {
+            folder.push(part);
+            if !made.insert(folder.clone()) {
+                continue;
+            }
+            match folder.symlink_metadata() {
+                Ok(m) if m.is_dir() => {}
+                Ok(m) if m.file_type().is_symlink() => return Err(refused(&folder, "this is a symbolic link")),
+                Ok(_) => return Err(error(&folder, "this is not a folder".into())),
+                Err(_) => {
+                    std::fs::create_dir(&folder).map_err(|e| error(&folder, format!("cannot make this folder: {e}")))?
+                }
+            }
+        }
+        crate::report::write_atomically(&target, text).map_err(|e| error(&target, format!("cannot write: {e}")))?;
+    }
+    Ok(())
+}
+
 fn load(dir: &Path, corpus: &Corpus, suite_digest: &str) -> Result<Vec<Entry>, SiteError> {
     let published = crate::report::table::load_all(dir)
         .map_err(|e| SiteError { path: e.path.clone(), message: e.message.clone() })?;
@@ -112,7 +141,7 @@ fn load(dir: &Path, corpus: &Corpus, suite_digest: &str) -> Result<Vec<Entry>, S
         let folder = dir.join(&published.folder);
         // A submission carries its about.yaml; the repository's own rows have theirs in their
         // adapter's folder.
-        let (adapter_dir, link) = if folder.join(ABOUT_FILE).is_file() {
+        let (adapter_dir, link) = if crate::json::file::exists(&folder.join(ABOUT_FILE)) {
             (folder.clone(), published.folder.clone())
         } else {
             readme::adapter_of(&folder)
