@@ -39,12 +39,17 @@ use crate::peer::{Implementation, Invocation, Target, TargetError};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How much of a message an error reason quotes.
 const QUOTED_CHARS: usize = 400;
 /// The most pages of `tools/list` read (a server whose cursor never ends is an error).
 const MAX_PAGES: usize = 1000;
+/// The most characters of `serverInfo`'s name and version kept.
+const INFO_CHARS: usize = 200;
+/// How many times the response cap all the pages of `tools/list` may hold together (their JSON
+/// text); a listing of more is an error, so that its pages are never all held.
+const LISTING_CAPS: usize = 4;
 
 /// A folder of the run's own, removed when the run ends.
 #[derive(Debug)]
@@ -245,7 +250,8 @@ impl McpTarget {
         });
         let result = self.rpc("initialize", params, timeout, "the initialize result")?;
         let info = result.get("serverInfo");
-        let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(String::from);
+        // Cut where it is read: every report heads with the name, so a long one is never copied.
+        let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(|t| cut(t, INFO_CHARS));
         let version = result.get("protocolVersion").and_then(Value::as_str).map(String::from);
         if let Some(client) = self.client.as_mut() {
             client.initialized(version.as_deref());
@@ -276,16 +282,34 @@ impl McpTarget {
         })
     }
 
-    /// Every tool `tools/list` publishes, page by page.
+    /// Every tool `tools/list` publishes, page by page: all the pages within `timeout`, and
+    /// together at most [`LISTING_CAPS`] times the response cap.
     fn list(&mut self, timeout: Duration) -> Result<HashMap<String, Value>, TargetError> {
         let mut listing = HashMap::new();
         let mut cursor: Option<String> = None;
-        for _ in 0..MAX_PAGES {
+        let deadline = Instant::now() + timeout;
+        let most = self.limits.max_response_bytes.saturating_mul(LISTING_CAPS);
+        let mut held = 0usize;
+        for page in 0..MAX_PAGES {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(TargetError::Broken(format!(
+                    "tools/list did not end within {timeout:?} (the start timeout, for all its pages): {page} pages read"
+                )));
+            }
             let params = match &cursor {
                 Some(cursor) => json!({ "cursor": cursor }),
                 None => json!({}),
             };
-            let result = self.rpc("tools/list", params, timeout, "the tools/list result")?;
+            let result = self.rpc("tools/list", params, left, "the tools/list result")?;
+            held = held.saturating_add(result.to_string().len());
+            if held > most {
+                return Err(TargetError::Broken(format!(
+                    "tools/list's pages hold more than {most} bytes together ({LISTING_CAPS} times the response \
+                     cap): {} pages read",
+                    page + 1
+                )));
+            }
             let Some(tools) = result.get("tools").and_then(Value::as_array) else {
                 return Err(TargetError::Broken(format!(
                     "the tools/list result has no tools array: {}",
@@ -529,6 +553,14 @@ fn with_text_of(message: String, more: Option<&Value>) -> String {
     }
 }
 
+/// `text` cut to `max` characters, with an ellipsis when it was longer.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// Whether an error's structured part follows the convention: an object with `problems`.
 fn carries_problems(value: &Value) -> bool {
     value.as_object().is_some_and(|object| object.contains_key("problems"))
@@ -684,6 +716,13 @@ mod tests {
         let error = RpcError { message: "Invalid params".into(), data: None };
         let message = "Invalid params".to_string();
         assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
+    }
+
+    #[test]
+    fn a_long_server_name_is_cut() {
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut("ab\u{e9}d", 3), "ab\u{e9}…");
+        assert_eq!(cut(&"n".repeat(7_000_000), INFO_CHARS).chars().count(), INFO_CHARS + 1);
     }
 
     #[test]
