@@ -718,6 +718,68 @@ mod tests {
         assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
     }
 
+    /// An MCP server in Python on stdio that answers `initialize` with `info` as its serverInfo
+    /// and every `tools/list` with a page of `page` (a Python expression of the page number `n`)
+    /// and a next cursor (up to page `pages`, when not 0), after `pause` seconds.
+    fn paging_server(info: &str, page: &str, pause: f64, pages: usize) -> McpRoute {
+        let script = format!(
+            r#"
+import json, sys, time
+n = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m:
+        continue
+    if m["method"] == "initialize":
+        r = {{"protocolVersion": "2025-06-18", "capabilities": {{}}, "serverInfo": {info}}}
+    else:
+        time.sleep({pause})
+        n += 1
+        r = {{"tools": {page}}}
+        if n != {pages}:
+            r["nextCursor"] = str(n)
+    sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": m["id"], "result": r}}) + "\n")
+    sys.stdout.flush()
+"#
+        );
+        McpRoute::Server(CommandLine::parse(&format!("python3 -c {}", shlex::try_quote(&script).unwrap())).unwrap())
+    }
+
+    /// Starts `route` with `limits` on a thread, failing when that takes more than five seconds.
+    fn started(route: McpRoute, limits: Limits) -> Result<Implementation, TargetError> {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let manifest = Manifest::from_slice(br#"{"manifest":1,"tools":[]}"#).unwrap();
+            let mut target = McpTarget::new(route, manifest, vec![], limits, WireLog::new());
+            let _ = done.send(target.start());
+        });
+        result.recv_timeout(Duration::from_secs(5)).expect("start ended within five seconds")
+    }
+
+    #[test]
+    fn a_listing_that_never_ends_costs_the_start_timeout_once() {
+        let route = paging_server(r#"{"name": "s"}"#, "[]", 0.2, 0);
+        let limits = Limits { start_timeout: Duration::from_secs(1), ..Limits::default() };
+        let error = started(route, limits).unwrap_err().to_string();
+        assert!(error.contains("tools/list did not end within 1s") || error.contains("no response within"), "{error}");
+    }
+
+    #[test]
+    fn a_listing_of_many_big_pages_is_not_kept_past_its_cap() {
+        let page = r#"[{"name": "t%d" % n, "inputSchema": {"type": "object", "description": "x" * 60000}}]"#;
+        let limits = Limits { max_response_bytes: 64 * 1024, ..Limits::default() };
+        let error = started(paging_server(r#"{"name": "s"}"#, page, 0.0, 0), limits).unwrap_err().to_string();
+        assert!(error.contains(&format!("hold more than {} bytes", 4 * 64 * 1024)), "{error}");
+    }
+
+    #[test]
+    fn a_long_server_name_is_cut_where_it_is_read() {
+        let info = r#"{"name": "n" * 3000000, "version": "v" * 1000}"#;
+        let implementation = started(paging_server(info, "[]", 0.0, 1), Limits::default()).unwrap();
+        assert_eq!(implementation.name, format!("{}…", "n".repeat(INFO_CHARS)));
+        assert_eq!(implementation.version, format!("{}…", "v".repeat(INFO_CHARS)));
+    }
+
     #[test]
     fn a_long_server_name_is_cut() {
         assert_eq!(cut("abc", 3), "abc");
