@@ -337,6 +337,11 @@ pub fn main() -> ExitCode {
         ColorWhen::Never => anstream::ColorChoice::Never,
     }
     .write_global();
+    if let Command::Run(_) = &cli.command {
+        // Before any thread starts: an interrupted run ends the processes it started and
+        // removes its folders.
+        tool_conformance::peer::reaper::on_interrupt();
+    }
     let result = match &cli.command {
         Command::Run(args) => args.config().and_then(|config| run(&config, args)),
         Command::Check(args) => args.source().and_then(|source| check(&source)),

@@ -342,6 +342,7 @@ impl Channel for StdioChannel {
             .process_group(0)
             .spawn()
             .map_err(|e| ChannelError::Unreachable(format!("could not run {:?}: {e}", self.command.program())))?;
+        crate::peer::reaper::started(rustix::process::Pid::from_child(&child).as_raw_nonzero().get());
         let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             end(&mut child);
@@ -437,6 +438,7 @@ fn end(child: &mut Child) {
     let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     let _ = child.kill();
     let _ = child.wait();
+    crate::peer::reaper::ended(group.as_raw_nonzero().get());
 }
 
 impl Drop for StdioChannel {

@@ -61,6 +61,7 @@ impl RunFolder {
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let path = std::env::temp_dir().join(format!("tool-conformance-mcp-{}-{nanos:x}", std::process::id()));
         std::fs::create_dir(&path)?;
+        crate::peer::reaper::made(&path);
         Ok(RunFolder(path))
     }
 }
@@ -68,6 +69,7 @@ impl RunFolder {
 impl Drop for RunFolder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+        crate::peer::reaper::removed(&self.0);
     }
 }
 
