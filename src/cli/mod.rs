@@ -662,7 +662,12 @@ impl McpArgs {
                 url: url("--mcp-server-url", text)?,
                 record: self.mcp_record.clone().context("--mcp-server-url needs --mcp-record FILE")?,
             },
-            (_, _, Some(text), _) => McpRoute::Gateway(command("--mcp-gateway", text)?),
+            (_, _, Some(text), _) => {
+                if let Some(why) = tool_conformance::peer::mcp::unknown_placeholder(text) {
+                    anyhow::bail!("--mcp-gateway {text:?}: {why}");
+                }
+                McpRoute::Gateway(command("--mcp-gateway", text)?)
+            }
             (.., Some(text)) => {
                 McpRoute::GatewayUrl { url: url("--mcp-gateway-url", text)?, record: self.mcp_record.clone() }
             }

@@ -79,4 +79,16 @@ fn sigint_ends_the_run_s_processes_and_removes_its_folder() {
     interrupted_by("INT", 130);
 }
 
-tests![sigterm_ends_the_run_s_processes_and_removes_its_folder, sigint_ends_the_run_s_processes_and_removes_its_folder];
+fn a_gateway_command_with_an_unknown_placeholder_is_refused() {
+    let output = Command::new(BINARY)
+        .args(["run", "--mcp-gateway", "gw --to {upstream_uri}", "--rule", "PLAT-162"])
+        .output()
+        .expect("run the binary");
+    assert_eq!(output.status.code(), Some(tool_conformance::exit::USAGE as i32), "{}", text(&output));
+    let said = text(&output);
+    assert!(said.contains("{upstream_uri} is no placeholder") && said.contains("{upstream_url} and {upstream_cmd}"), "{said}");
+}
+
+tests![
+    a_gateway_command_with_an_unknown_placeholder_is_refused,
+    sigterm_ends_the_run_s_processes_and_removes_its_folder, sigint_ends_the_run_s_processes_and_removes_its_folder];

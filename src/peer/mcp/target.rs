@@ -568,6 +568,31 @@ fn carries_problems(value: &Value) -> bool {
     value.as_object().is_some_and(|object| object.contains_key("problems"))
 }
 
+/// The placeholders of a gateway's command line.
+pub const PLACEHOLDERS: [&str; 2] = ["{upstream_url}", "{upstream_cmd}"];
+
+/// The first `{name}` (a name of ASCII letters, digits and `_`) in a gateway's command line
+/// `text` that is none of [`PLACEHOLDERS`], with why it is refused: left as it is, the gateway
+/// would be given the braces as they are.
+pub fn unknown_placeholder(text: &str) -> Option<String> {
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let name = after.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+        if name > 0 && after.as_bytes().get(name) == Some(&b'}') {
+            let found = &rest[open..open + name + 2];
+            if !PLACEHOLDERS.contains(&found) {
+                return Some(format!(
+                    "{found} is no placeholder the harness knows; it substitutes {}",
+                    PLACEHOLDERS.join(" and ")
+                ));
+            }
+        }
+        rest = after;
+    }
+    None
+}
+
 /// `command` with `{upstream_url}` and `{upstream_cmd}` replaced in each of its words (so a
 /// command line substituted stays one word, shell-quoted as it was built).
 fn substituted(command: &CommandLine, substitutions: &[(&str, String)]) -> Result<CommandLine, String> {
@@ -780,6 +805,13 @@ for line in sys.stdin:
         let implementation = started(paging_server(info, "[]", 0.0, 1), Limits::default()).unwrap();
         assert_eq!(implementation.name, format!("{}…", "n".repeat(INFO_CHARS)));
         assert_eq!(implementation.version, format!("{}…", "v".repeat(INFO_CHARS)));
+    }
+
+    #[test]
+    fn an_unknown_placeholder_is_named() {
+        assert_eq!(unknown_placeholder("gw --to {upstream_url} {upstream_cmd} -c '{\"a\": 1}' {}"), None);
+        let why = unknown_placeholder("gw --to {upstream_uri}").unwrap();
+        assert!(why.starts_with("{upstream_uri} is no placeholder") && why.contains("{upstream_cmd}"), "{why}");
     }
 
     #[test]
