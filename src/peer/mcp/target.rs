@@ -550,6 +550,7 @@ fn rejection_of_result(handler_calls: u64, result: &Value) -> Invocation {
 fn with_text_of(message: String, more: Option<&Value>) -> String {
     match more {
         None | Some(Value::Null) => message,
+        Some(Value::String(text)) if text.is_empty() => message,
         Some(Value::String(text)) => format!("{message}\n{text}"),
         Some(other) => format!("{message}\n{other}"),
     }
@@ -739,6 +740,9 @@ mod tests {
         assert_eq!(rejection_of_error(0, error), Invocation::Rejected { handler_calls: 0, error: structured });
         let error = RpcError { message: "Invalid params".into(), data: Some(json!("see get_api_spec")) };
         let message = "Invalid params\nsee get_api_spec".to_string();
+        assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
+        let error = RpcError { message: "Invalid params".into(), data: Some(json!("")) };
+        let message = "Invalid params".to_string();
         assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
         let error = RpcError { message: "Invalid params".into(), data: None };
         let message = "Invalid params".to_string();
