@@ -596,7 +596,8 @@ mod tests {
                 if n == 0 {
                     let mut events = String::new();
                     for ping in 0..pings {
-                        events.push_str(&format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{ping},\"method\":\"ping\"}}\n\n"));
+                        events
+                            .push_str(&format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{ping},\"method\":\"ping\"}}\n\n"));
                     }
                     let _ = write!(
                         writer,
@@ -605,7 +606,8 @@ mod tests {
                 } else {
                     let _ = heads.send(head);
                     if answering {
-                        let _ = writer.write_all(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                        let _ = writer
+                            .write_all(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
                         continue;
                     }
                 }
@@ -627,7 +629,8 @@ mod tests {
         assert!(trouble.what.contains("no response within 500ms"), "{trouble:?}");
         // The answer to a ping goes out as every POST of the session does.
         let head = seen.recv_timeout(Duration::from_secs(1)).unwrap().to_ascii_lowercase();
-        for header in ["mcp-session-id: s-9", "mcp-protocol-version: 2025-06-18", "accept: application/json, text/event-stream"]
+        for header in
+            ["mcp-session-id: s-9", "mcp-protocol-version: 2025-06-18", "accept: application/json, text/event-stream"]
         {
             assert!(head.contains(header), "{header} missing from {head}");
         }

@@ -249,7 +249,10 @@ mod tests {
         assert_eq!(all(&[b"data: x\r", b"\r"]), vec![b"x".to_vec()], "a CR then a CR is an empty line");
         // Comments, other fields and a field with no colon are no data; an event without data, or
         // with empty data, is not dispatched.
-        assert_eq!(all(&[b": hi\nevent: m\nid: 1\nretry: 5\ndata\n\ndata:\n\n: x\n\ndata: 1\n\n"]), vec![b"1".to_vec()]);
+        assert_eq!(
+            all(&[b": hi\nevent: m\nid: 1\nretry: 5\ndata\n\ndata:\n\n: x\n\ndata: 1\n\n"]),
+            vec![b"1".to_vec()]
+        );
         assert_eq!(all(&[b"data:{\"a\":\"b:c\"}\n\n"]), vec![b"{\"a\":\"b:c\"}".to_vec()]);
     }
 }
