@@ -337,6 +337,11 @@ pub fn main() -> ExitCode {
         ColorWhen::Never => anstream::ColorChoice::Never,
     }
     .write_global();
+    if let Command::Run(_) = &cli.command {
+        // Before any thread starts: an interrupted run ends the processes it started and
+        // removes its folders.
+        tool_conformance::peer::reaper::on_interrupt();
+    }
     let result = match &cli.command {
         Command::Run(args) => args.config().and_then(|config| run(&config, args)),
         Command::Check(args) => args.source().and_then(|source| check(&source)),
@@ -686,7 +691,12 @@ impl McpArgs {
                 url: url("--mcp-server-url", text)?,
                 record: self.mcp_record.clone().context("--mcp-server-url needs --mcp-record FILE")?,
             },
-            (_, _, Some(text), _) => McpRoute::Gateway(command("--mcp-gateway", text)?),
+            (_, _, Some(text), _) => {
+                if let Some(why) = tool_conformance::peer::mcp::unknown_placeholder(text) {
+                    anyhow::bail!("--mcp-gateway {text:?}: {why}");
+                }
+                McpRoute::Gateway(command("--mcp-gateway", text)?)
+            }
             (.., Some(text)) => {
                 McpRoute::GatewayUrl { url: url("--mcp-gateway-url", text)?, record: self.mcp_record.clone() }
             }

@@ -92,7 +92,7 @@ impl Manifest {
     /// `corpus.cases.iter().filter(|c| selection.matches(c))`).
     pub fn of<'a>(cases: impl IntoIterator<Item = &'a Case>) -> Manifest {
         let mut manifest = Manifest { tools: Vec::new(), by_tool: HashMap::new(), by_schema: HashMap::new() };
-        let mut taken = HashSet::new();
+        let mut taken = Names::default();
         let mut normalizers = 0;
         for case in cases {
             match &case.check {
@@ -210,29 +210,51 @@ impl Manifest {
     }
 }
 
-/// The first free name from `first` on, taken: N = 1 is `base` itself (the name a case tool
-/// keeps), N > 1 is `<base>_N`.
-fn free_name(base: &str, first: u64, taken: &mut HashSet<String>) -> String {
-    let mut n = first.max(1);
-    loop {
-        let name = if n == 1 { base.to_string() } else { format!("{base}_{n}") };
-        if taken.insert(name.clone()) {
-            return name;
+/// The names taken so far, and for each way of numbering a base how far its numbers are all
+/// taken (so that many tools of one name are numbered in linear time, not each from 1 again).
+#[derive(Default)]
+struct Names {
+    taken: HashSet<String>,
+    /// (whether N = 1 is the base itself, the base) → a number all before which are taken.
+    next: HashMap<(bool, String), u64>,
+}
+
+impl Names {
+    #[cfg(test)]
+    fn insert(&mut self, name: String) -> bool {
+        self.taken.insert(name)
+    }
+
+    /// The first free name from `first` on, taken, and its number.
+    fn take(&mut self, base: &str, bare_first: bool, first: u64) -> (String, u64) {
+        let key = (bare_first, base.to_string());
+        let known = self.next.get(&key).copied().unwrap_or(1);
+        let from = first.max(1);
+        let mut n = from.max(known);
+        loop {
+            let name = if bare_first && n == 1 { base.to_string() } else { format!("{base}_{n}") };
+            if self.taken.insert(name.clone()) {
+                if from <= known {
+                    // Every number before `n` was taken already (before `known`) or just now
+                    // found taken, so the next search starts after it.
+                    self.next.insert(key, n + 1);
+                }
+                return (name, n);
+            }
+            n += 1;
         }
-        n += 1;
     }
 }
 
+/// The first free name from `first` on, taken: N = 1 is `base` itself (the name a case tool
+/// keeps), N > 1 is `<base>_N`.
+fn free_name(base: &str, first: u64, taken: &mut Names) -> String {
+    taken.take(base, true, first).0
+}
+
 /// The first free `<base>_N` from `first` on, taken.
-fn numbered_name(base: &str, first: u64, taken: &mut HashSet<String>) -> (String, u64) {
-    let mut n = first.max(1);
-    loop {
-        let name = format!("{base}_{n}");
-        if taken.insert(name.clone()) {
-            return (name, n);
-        }
-        n += 1;
-    }
+fn numbered_name(base: &str, first: u64, taken: &mut Names) -> (String, u64) {
+    taken.take(base, false, first)
 }
 
 #[cfg(test)]
@@ -324,8 +346,23 @@ mod tests {
     }
 
     #[test]
+    fn many_tools_of_one_name_are_numbered_in_linear_time() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut taken = Names::default();
+            taken.insert("t_5".into());
+            let names: Vec<String> = (0..32_000).map(|_| free_name("t", 1, &mut taken)).collect();
+            let _ = done.send(names);
+        });
+        let names = finished.recv_timeout(std::time::Duration::from_secs(5)).expect("32,000 names within 5 s");
+        assert_eq!((names[0].as_str(), names[3].as_str(), names[4].as_str()), ("t", "t_4", "t_6"));
+        assert_eq!(names.iter().collect::<HashSet<_>>().len(), 32_000);
+        assert_eq!(names.last().unwrap(), "t_32001");
+    }
+
+    #[test]
     fn names_follow_the_order_of_first_use_and_skip_taken_ones() {
-        let mut taken = HashSet::new();
+        let mut taken = Names::default();
         assert_eq!(free_name("t", 1, &mut taken), "t");
         assert_eq!(free_name("t", 1, &mut taken), "t_2");
         assert_eq!(free_name("t", 1, &mut taken), "t_3");

@@ -102,7 +102,9 @@ pub(crate) fn reason(error: ureq::Error, timeout: Duration) -> ChannelError {
         ureq::Error::BodyExceedsLimit(_) => ChannelError::TooLarge(0),
         ureq::Error::HostNotFound => ChannelError::Unreachable("the host was not found".into()),
         ureq::Error::ConnectionFailed => ChannelError::Unreachable("the connection failed".into()),
-        ureq::Error::BadUri(_) | ureq::Error::Http(_) => ChannelError::Unreachable("the URL does not parse".into()),
+        ureq::Error::BadUri(_) => ChannelError::Unreachable("the URL does not parse".into()),
+        // A header value that cannot be sent (a session id with a control character, say).
+        ureq::Error::Http(e) => ChannelError::Io(format!("the request could not be made: {e}")),
         ureq::Error::Io(e) => match e.kind() {
             ErrorKind::TimedOut | ErrorKind::WouldBlock => ChannelError::Timeout(timeout),
             ErrorKind::ConnectionRefused => ChannelError::Unreachable(format!("connection refused ({})", os_error(&e))),
@@ -281,6 +283,13 @@ mod tests {
         assert_eq!(exchange(&mut channel).unwrap(), b"{}");
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(exchange(&mut channel).unwrap(), b"{\"n\":2}");
+    }
+
+    #[test]
+    fn a_header_that_cannot_be_sent_is_named_for_what_it_is() {
+        let bad: ureq::http::Error = ureq::http::HeaderValue::from_bytes(b"a\nb").unwrap_err().into();
+        let error = reason(ureq::Error::Http(bad), Duration::from_secs(1)).to_string();
+        assert!(error.contains("header value") && !error.contains("URL"), "{error}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub(crate) mod lifecycle;
 pub mod mcp;
 pub mod protocol;
 pub mod protocol_schema;
+pub mod reaper;
 pub mod remote;
 pub(crate) mod server;
 pub(crate) mod spec;

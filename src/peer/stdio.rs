@@ -58,6 +58,9 @@ impl StdioTarget {
 const STDERR_SETTLE: Duration = Duration::from_millis(300);
 /// The longest stderr line kept, in bytes (the rest of the line is dropped).
 const STDERR_LINE_BYTES: usize = 500;
+/// The least of what may wait to be written to a process's stdin (the cap is the response cap
+/// when that is more).
+const MIN_QUEUE_BYTES: usize = 4 * 1024 * 1024;
 /// How much of stdout one read takes.
 const READ_CHUNK: usize = 64 * 1024;
 
@@ -246,6 +249,18 @@ impl StdioChannel {
         if process.stdin.is_none() {
             return Err(self.ended());
         }
+        // What a process leaves unread stays queued, up to a cap: one that never reads its stdin
+        // while answers to its own requests keep coming is broken, not a growing queue.
+        process.write_some();
+        let waiting = process.unwritten.len() - process.written;
+        let cap = self.max_line.max(MIN_QUEUE_BYTES);
+        if waiting > 0 && waiting + message.len() > cap {
+            return Err(ChannelError::Io(format!(
+                "the implementation does not read its stdin: {waiting} bytes still wait to be written to it, and \
+                 {} more would pass the cap of {cap}",
+                message.len() + 1
+            )));
+        }
         process.unwritten.extend_from_slice(message);
         process.unwritten.push(b'\n');
         process.write_some();
@@ -327,6 +342,7 @@ impl Channel for StdioChannel {
             .process_group(0)
             .spawn()
             .map_err(|e| ChannelError::Unreachable(format!("could not run {:?}: {e}", self.command.program())))?;
+        crate::peer::reaper::started(rustix::process::Pid::from_child(&child).as_raw_nonzero().get());
         let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             end(&mut child);
@@ -422,6 +438,7 @@ fn end(child: &mut Child) {
     let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     let _ = child.kill();
     let _ = child.wait();
+    crate::peer::reaper::ended(group.as_raw_nonzero().get());
 }
 
 impl Drop for StdioChannel {
@@ -610,6 +627,17 @@ mod tests {
         let timeout = Duration::from_millis(200);
         assert_eq!(early.exchange(b"{}", timeout), Err(ChannelError::Timeout(timeout)));
         early.close();
+    }
+
+    #[test]
+    fn a_process_that_never_reads_its_stdin_has_its_queue_capped() {
+        let mut deaf = channel("sleep 30", 1024);
+        let message = vec![b'x'; 64 * 1024];
+        let error = (0..200).find_map(|_| deaf.send(&message).err()).expect("the queue is capped");
+        assert!(error.to_string().contains("does not read its stdin"), "{error}");
+        let waiting = deaf.process.as_ref().map(|p| p.unwritten.len() - p.written).unwrap();
+        assert!(waiting <= MIN_QUEUE_BYTES, "{waiting}");
+        deaf.close();
     }
 
     #[test]

@@ -41,6 +41,61 @@ mod code {
     pub const INTERNAL_ERROR: i64 = -32603;
 }
 
+/// What an integer `-0` is read as, for a while: the JSON reader keeps every number's text but
+/// reads an integer that fits 64 bits as that integer, and `-0` as `0`; this text no sender
+/// writes is kept as it is, and then made `-0` again.
+const NEGATIVE_ZERO: &str = "-0e-00000000000000000000000000000000000000000000000000000000000000000";
+
+/// `text` with every integer `-0` outside strings written as [`NEGATIVE_ZERO`].
+fn mark_negative_zeros(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let (mut in_string, mut escaped) = (false, false);
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    for (at, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'-' if bytes.get(at + 1) == Some(&b'0')
+                && !matches!(bytes.get(at + 2), Some(b'0'..=b'9' | b'.' | b'e' | b'E')) =>
+            {
+                let out = out.get_or_insert_with(|| String::with_capacity(text.len() + 64));
+                out.push_str(&text[copied..at]);
+                out.push_str(NEGATIVE_ZERO);
+                copied = at + 2;
+            }
+            _ => {}
+        }
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            std::borrow::Cow::Owned(out)
+        }
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
+/// Every [`NEGATIVE_ZERO`] in `value` made the integer `-0` again.
+fn restore_negative_zeros(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.to_string() == NEGATIVE_ZERO => {
+            *n = serde_json::Number::from_string_unchecked("-0".into());
+        }
+        Value::Array(items) => items.iter_mut().for_each(restore_negative_zeros),
+        Value::Object(map) => map.values_mut().for_each(restore_negative_zeros),
+        _ => {}
+    }
+}
+
 /// The recording MCP server, whatever carries its messages.
 pub struct Upstream {
     manifest: Manifest,
@@ -77,8 +132,14 @@ impl Upstream {
         let Ok(text) = std::str::from_utf8(bytes) else {
             return Some(error(Value::Null, code::PARSE_ERROR, "the message is not UTF-8"));
         };
-        match crate::peer::protocol::parse_answer(text) {
-            Ok(message) => self.handle(&message),
+        let marked = mark_negative_zeros(text);
+        match crate::peer::protocol::parse_answer(&marked) {
+            Ok(mut message) => {
+                if matches!(marked, std::borrow::Cow::Owned(_)) {
+                    restore_negative_zeros(&mut message);
+                }
+                self.handle(&message)
+            }
             Err(e) => Some(error(Value::Null, code::PARSE_ERROR, &format!("the message is not JSON: {e}"))),
         }
     }
@@ -136,7 +197,12 @@ impl Upstream {
             return Err((code::INVALID_PARAMS, format!("unknown tool: {name}")));
         }
         let arguments = params.get("arguments").cloned().unwrap_or_else(|| Value::Object(Map::new()));
-        let mut line = serde_json::to_vec(&json!({"tool": name, "arguments": arguments}))
+        // The line built as a map, the arguments moved in as they were read: `json!` would convert
+        // them again, and that writes a received `-0` as `0`.
+        let mut entry = Map::new();
+        entry.insert("tool".into(), Value::String(name.to_string()));
+        entry.insert("arguments".into(), arguments);
+        let mut line = serde_json::to_vec(&Value::Object(entry))
             .map_err(|e| (code::INTERNAL_ERROR, format!("the call cannot be recorded: {e}")))?;
         line.push(b'\n');
         self.record
@@ -304,7 +370,7 @@ mod tests {
         let (mut upstream, record) = upstream();
         let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\"}}\n\
             {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n\n\
-            {\"jsonrpc\":\"2.0\",\"id\":\"c\",\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{\"z\":1e400,\"a\":[]}}}\n";
+            {\"jsonrpc\":\"2.0\",\"id\":\"c\",\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{\"z\":1e400,\"a\":[],\"m\":-0,\"f\":-0.0}}}\n";
         let mut output = Vec::new();
         serve_lines(&mut upstream, input, &mut output, 1024).unwrap();
         let lines: Vec<&str> = std::str::from_utf8(&output).unwrap().lines().collect();
@@ -312,7 +378,7 @@ mod tests {
         assert!(lines[0].contains(r#""protocolVersion":"2025-03-26""#));
         assert_eq!(lines[1], r#"{"jsonrpc":"2.0","id":"c","result":{"content":[{"type":"text","text":"ok"}]}}"#);
         let recorded = String::from_utf8(record.0.lock().unwrap().clone()).unwrap();
-        assert_eq!(recorded, "{\"tool\":\"t\",\"arguments\":{\"z\":1e400,\"a\":[]}}\n");
+        assert_eq!(recorded, "{\"tool\":\"t\",\"arguments\":{\"z\":1e400,\"a\":[],\"m\":-0,\"f\":-0.0}}\n");
     }
 
     #[test]

@@ -86,6 +86,7 @@ modules! {
     html5lib,
     html_chromium,
     mcp_gateway,
+    mcp_interrupted,
     mcp,
     mcp_upstream,
     packaging,

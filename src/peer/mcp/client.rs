@@ -24,6 +24,15 @@ use std::time::{Duration, Instant};
 /// How much of an HTTP error body is quoted.
 const QUOTED_BODY_BYTES: u64 = 2048;
 
+/// The most requests from the server one call answers (pings, or what the harness does not
+/// offer); a server that sends more is broken, so that no server holds a call by asking.
+pub(crate) const MAX_SERVER_REQUESTS: usize = 64;
+
+/// Why a call gave up on a server that kept asking.
+fn too_many_requests() -> String {
+    format!("the server sent more than {MAX_SERVER_REQUESTS} requests of its own during one call")
+}
+
 /// A call that got no usable response.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Trouble {
@@ -249,6 +258,7 @@ fn stdio_call(
     };
     channel.send(sent.as_bytes()).map_err(broke)?;
     let deadline = Instant::now() + timeout;
+    let mut asked_so_far = 0;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -272,6 +282,10 @@ fn stdio_call(
                 return Err((what, Some(text), true));
             }
             Ok(Message::Request { id: asked, method }) => {
+                asked_so_far += 1;
+                if asked_so_far > MAX_SERVER_REQUESTS {
+                    return Err((too_many_requests(), Some(text), true));
+                }
                 channel.send(wire::answer_to(&asked, &method).as_bytes()).map_err(broke)?;
             }
             Ok(Message::Notification) => {}
@@ -294,25 +308,21 @@ impl HttpSession {
         timeout: Duration,
         id: Option<u64>,
     ) -> Result<(String, Result<Value, RpcError>), (String, Option<String>)> {
-        let posted = self.post_once(message, timeout, id);
+        let posted = self.post_once(message, timeout, Instant::now() + timeout, id);
         if posted.is_err() {
             self.agent = None;
         }
         posted
     }
 
-    #[allow(clippy::type_complexity)]
-    fn post_once(
-        &mut self,
-        message: &str,
-        timeout: Duration,
-        id: Option<u64>,
-    ) -> Result<(String, Result<Value, RpcError>), (String, Option<String>)> {
-        let agent = self.agent();
+    /// A POST of one message, with the headers Streamable HTTP asks of every one (the session
+    /// and protocol version once the server gave them), timed out at `deadline`.
+    fn request(&self, agent: &ureq::Agent, deadline: Instant) -> ureq::RequestBuilder<ureq::typestate::WithBody> {
+        let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
         let mut request = agent
             .post(self.url.as_str())
             .config()
-            .timeout_global(Some(timeout))
+            .timeout_global(Some(left))
             .build()
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream");
@@ -322,6 +332,21 @@ impl HttpSession {
         if let Some(protocol) = &self.protocol {
             request = request.header("MCP-Protocol-Version", protocol);
         }
+        request
+    }
+
+    /// [`HttpSession::post`], all of it (the answers to the server's requests included) done by
+    /// `deadline`, `timeout` after it began.
+    #[allow(clippy::type_complexity)]
+    fn post_once(
+        &mut self,
+        message: &str,
+        timeout: Duration,
+        deadline: Instant,
+        id: Option<u64>,
+    ) -> Result<(String, Result<Value, RpcError>), (String, Option<String>)> {
+        let agent = self.agent();
+        let request = self.request(&agent, deadline);
         let mut response = request.send(message.as_bytes()).map_err(|e| (reason(e, timeout).to_string(), None))?;
         let status = response.status().as_u16();
         if let Some(session) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
@@ -378,7 +403,12 @@ impl HttpSession {
         // Server-sent events: read as they come, until the response.
         let mut events = Events::default();
         let mut chunk = vec![0; 16 * 1024];
+        let mut asked_so_far = 0;
+        let late = || (ChannelError::Timeout(timeout).to_string(), None);
         loop {
+            if Instant::now() >= deadline {
+                return Err(late());
+            }
             let read = reader.read(&mut chunk).map_err(|e| (too_large(e), None))?;
             let datas = if read == 0 { events.finish().into_iter().collect() } else { events.push(&chunk[..read]) };
             for data in datas {
@@ -389,15 +419,17 @@ impl HttpSession {
                         return Ok((text, outcome));
                     }
                     Ok(Message::Request { id: asked, method }) => {
-                        // Answered on a POST of its own, as Streamable HTTP has it.
+                        asked_so_far += 1;
+                        if asked_so_far > MAX_SERVER_REQUESTS {
+                            return Err((too_many_requests(), Some(text)));
+                        }
+                        // Answered on a POST of its own, as Streamable HTTP has it, within what is
+                        // left of the call's time.
+                        if Instant::now() >= deadline {
+                            return Err(late());
+                        }
                         let answer = wire::answer_to(&asked, &method);
-                        let _ = agent
-                            .post(self.url.as_str())
-                            .config()
-                            .timeout_global(Some(timeout))
-                            .build()
-                            .header("Content-Type", "application/json")
-                            .send(answer.as_bytes());
+                        let _ = self.request(&agent, deadline).send(answer.as_bytes());
                     }
                     Ok(Message::Notification) => {}
                     Ok(Message::Response { id: got, .. }) => {
@@ -534,6 +566,84 @@ mod tests {
         let mut client = Client::new(Wire::Http(http), WireLog::new());
         let trouble = client.call("initialize", json!({}), Duration::from_millis(300)).unwrap_err();
         assert!(trouble.what.contains("no response within"), "{trouble:?}");
+    }
+
+    /// A Streamable HTTP server that answers the first POST with an open event stream of `pings`
+    /// pings and no response, and each later POST (the harness's answers) with 202 when
+    /// `answering`, else never; the head of each later POST is sent on.
+    fn asking_server(pings: usize, answering: bool) -> (HttpSession, std::sync::mpsc::Receiver<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = HttpUrl::parse(&format!("http://{}/mcp", listener.local_addr().unwrap())).unwrap();
+        let (heads, seen) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for (n, stream) in listener.incoming().flatten().enumerate() {
+                let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+                let (mut head, mut length) = (String::new(), 0);
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = value.trim().parse().unwrap();
+                    }
+                    head.push_str(&line);
+                }
+                let mut body = vec![0; length];
+                let _ = reader.read_exact(&mut body);
+                let mut writer = stream;
+                if n == 0 {
+                    let mut events = String::new();
+                    for ping in 0..pings {
+                        events
+                            .push_str(&format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{ping},\"method\":\"ping\"}}\n\n"));
+                    }
+                    let _ = write!(
+                        writer,
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nMcp-Session-Id: s-9\r\n\r\n{events}"
+                    );
+                } else {
+                    let _ = heads.send(head);
+                    if answering {
+                        let _ = writer
+                            .write_all(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                        continue;
+                    }
+                }
+                let _ = writer.flush();
+                held.push(writer);
+            }
+        });
+        (HttpSession::new(url, 1 << 20), seen)
+    }
+
+    #[test]
+    fn a_call_whose_server_never_takes_the_answers_to_its_pings_costs_its_timeout_once() {
+        let (http, seen) = asking_server(40, false);
+        let mut client = Client::new(Wire::Http(http), WireLog::new());
+        client.initialized(Some("2025-06-18"));
+        let began = Instant::now();
+        let trouble = client.call("tools/call", json!({}), Duration::from_millis(500)).unwrap_err();
+        assert!(began.elapsed() < Duration::from_secs(3), "one timeout for the call: {:?}", began.elapsed());
+        assert!(trouble.what.contains("no response within 500ms"), "{trouble:?}");
+        // The answer to a ping goes out as every POST of the session does.
+        let head = seen.recv_timeout(Duration::from_secs(1)).unwrap().to_ascii_lowercase();
+        for header in
+            ["mcp-session-id: s-9", "mcp-protocol-version: 2025-06-18", "accept: application/json, text/event-stream"]
+        {
+            assert!(head.contains(header), "{header} missing from {head}");
+        }
+    }
+
+    #[test]
+    fn a_call_answers_so_many_server_requests_and_no_more() {
+        let (http, _seen) = asking_server(MAX_SERVER_REQUESTS + 10, true);
+        let mut client = Client::new(Wire::Http(http), WireLog::new());
+        let began = Instant::now();
+        let trouble = client.call("tools/call", json!({}), Duration::from_secs(4)).unwrap_err();
+        assert!(trouble.what.contains(&format!("more than {MAX_SERVER_REQUESTS} requests")), "{trouble:?}");
+        assert!(began.elapsed() < Duration::from_secs(3), "{:?}", began.elapsed());
     }
 
     #[test]

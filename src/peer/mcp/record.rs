@@ -13,18 +13,69 @@
 //! What an implementation wrote there is read as it reads anything from an implementation: a
 //! line that is not such an object, or names another tool than the one called, is an error whose
 //! reason quotes the line (inert and cut); so is more than the response cap, which is never read.
+//! The server under test controls the file, so it is read as no more than a regular file can
+//! hold: it is opened without following a symbolic link or waiting on a FIFO, and anything but a
+//! regular file (a FIFO, `/dev/zero`) is an error; a call reads only the bytes appended since it
+//! began, and the search for a refusal reads at most the file's first 64 MiB, in chunks, passing
+//! over a line longer than the cap without holding it.
 
 use crate::json::Value;
 use crate::json::inert::one_line;
 use crate::peer::transcript::truncate;
+use rustix::fs::OFlags;
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::PathBuf;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
 
 /// How much of a bad line a reason quotes.
 const QUOTED_CHARS: usize = 200;
 
 /// How much of a refusal a decline's reason quotes.
 const REFUSAL_CHARS: usize = 1000;
+
+/// The most of the record read in search of a refusal.
+const REFUSAL_SCAN_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How much of the record one read takes.
+const SCAN_CHUNK: usize = 64 * 1024;
+
+/// The record opened for reading, without following a symbolic link and without waiting on a
+/// FIFO, and its length then: `None` when there is no such file, an error when it is not a regular
+/// file (a FIFO, a device such as `/dev/zero`, a directory, a link), which is never read.
+fn open_regular(path: &Path) -> Result<Option<(File, u64)>, String> {
+    let unreadable = |e: std::io::Error| format!("the record {} cannot be read: {e}", path.display());
+    let flags = OFlags::NOFOLLOW | OFlags::NONBLOCK;
+    let file = match std::fs::OpenOptions::new().read(true).custom_flags(flags.bits() as i32).open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            return Err(format!("the record {} is a symbolic link, which is not followed", path.display()));
+        }
+        Err(e) => return Err(unreadable(e)),
+    };
+    let meta = file.metadata().map_err(unreadable)?;
+    if !meta.file_type().is_file() {
+        return Err(format!("the record {} is not a regular file ({})", path.display(), kind_of(&meta.file_type())));
+    }
+    Ok(Some((file, meta.len())))
+}
+
+/// What kind of file a record that is not a regular file is.
+fn kind_of(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
+}
 
 /// One line of the record, read as the harness reads an answer: a lone surrogate escape (which
 /// Python's and JavaScript's JSON writers emit for a lone surrogate a handler received) as its
@@ -59,11 +110,7 @@ impl Record {
 
     /// Marks where the file ends now: what is appended after this belongs to the next call.
     pub(crate) fn mark(&mut self) -> Result<(), String> {
-        self.mark = match std::fs::metadata(&self.path) {
-            Ok(meta) => meta.len(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-            Err(e) => return Err(format!("the record {} cannot be read: {e}", self.path.display())),
-        };
+        self.mark = open_regular(&self.path)?.map_or(0, |(_, length)| length);
         Ok(())
     }
 
@@ -111,31 +158,57 @@ impl Record {
 
     /// Why the server refused to register `tool`, as a `refused` line of the record says (the
     /// first one, quoted inert and cut), `None` when no line says so. Reads the record from its
-    /// start, passing over any line longer than the cap unread.
+    /// start, as long as it was when the search began and at most [`REFUSAL_SCAN_BYTES`] of it, in
+    /// chunks: a line longer than the cap is passed over without being held.
     pub(crate) fn refusal_of(&self, tool: &str) -> Option<String> {
-        let file = std::fs::File::open(&self.path).ok()?;
-        let lines = std::io::BufRead::split(std::io::BufReader::new(file), b'\n');
-        lines.map_while(Result::ok).find_map(|line| {
-            if line.len() > self.max_bytes {
-                return None;
-            }
-            let value = read_line(&line).ok()?;
+        let (file, length) = open_regular(&self.path).ok()??;
+        let mut reader = file.take(length.min(REFUSAL_SCAN_BYTES));
+        let mut chunk = vec![0; SCAN_CHUNK];
+        let mut line = Vec::new();
+        let mut skipping = false;
+        let refusal = |line: &[u8]| {
+            let value = read_line(line).ok()?;
             if value.get("tool").and_then(Value::as_str) != Some(tool) {
                 return None;
             }
             value.get("refused").and_then(Value::as_str).map(|why| truncate(&one_line(why), REFUSAL_CHARS))
-        })
+        };
+        loop {
+            let read = match reader.read(&mut chunk) {
+                Ok(0) | Err(_) => return None,
+                Ok(read) => read,
+            };
+            let mut rest = &chunk[..read];
+            while !rest.is_empty() {
+                let (piece, ended) = match rest.iter().position(|&b| b == b'\n') {
+                    Some(at) => (&rest[..at], Some(at + 1)),
+                    None => (rest, None),
+                };
+                if !skipping {
+                    if line.len() + piece.len() > self.max_bytes {
+                        skipping = true;
+                        line = Vec::new();
+                    } else {
+                        line.extend_from_slice(piece);
+                    }
+                }
+                let Some(next) = ended else { break };
+                if !skipping && let Some(why) = refusal(&line) {
+                    return Some(why);
+                }
+                line.clear();
+                skipping = false;
+                rest = &rest[next..];
+            }
+        }
     }
 
     /// The bytes appended since the mark (at most the cap), moving the mark past them.
     fn appended(&mut self) -> Result<Vec<u8>, String> {
         let unreadable = |e: std::io::Error| format!("the record {} cannot be read: {e}", self.path.display());
-        let mut file = match std::fs::File::open(&self.path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(unreadable(e)),
+        let Some((mut file, length)) = open_regular(&self.path)? else {
+            return Ok(Vec::new());
         };
-        let length = file.metadata().map_err(unreadable)?.len();
         if length < self.mark {
             self.mark = length;
             return Err("the record is shorter than before the call (something truncated it)".into());
@@ -158,6 +231,56 @@ mod tests {
     use super::*;
     use std::io::Write;
     use std::path::Path;
+    use std::time::Duration;
+
+    /// `f` on a thread of its own, failing the test when it takes more than five seconds (so a
+    /// record that holds the harness fails rather than hangs).
+    fn within_seconds<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(f());
+        });
+        result.recv_timeout(Duration::from_secs(5)).expect("the record was read within five seconds")
+    }
+
+    #[test]
+    fn a_record_that_is_no_regular_file_is_an_error_and_never_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), &link).unwrap();
+        std::fs::write(dir.path().join("elsewhere"), "{\"tool\":\"t\",\"refused\":\"no\"}\n").unwrap();
+        for (path, says) in [(fifo, "a FIFO"), (PathBuf::from("/dev/zero"), "a device"), (link, "symbolic link")] {
+            let error = within_seconds(move || {
+                let mut record = Record::new(path.clone(), 1024);
+                let marked = record.mark();
+                record.mark = 0;
+                let read = record.runs_since_mark("t");
+                assert_eq!(record.refusal_of("t"), None);
+                (marked.unwrap_err(), read.unwrap_err())
+            });
+            assert!(error.0.contains(says) && error.1.contains(says), "{error:?}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_is_found_past_an_over_long_line_without_holding_it_and_the_search_is_capped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("record.jsonl");
+        let long = format!("{{\"tool\":\"r\",\"refused\":\"{}\"}}\n", "x".repeat(300_000));
+        append(&path, &long);
+        append(&path, "{\"tool\":\"t\",\"refused\":\"too long\"}\n");
+        append(&path, "{\"tool\":\"r\",\"refused\":\"short\"}\n");
+        let record = Record::new(path.clone(), 1024);
+        assert_eq!(record.refusal_of("r").as_deref(), Some("short"), "the long line is passed over");
+        assert_eq!(record.refusal_of("t").as_deref(), Some("too long"));
+        // A one-line record of a gigabyte (sparse: no disk) is searched within the scan's cap.
+        let huge = dir.path().join("huge.jsonl");
+        std::fs::File::create(&huge).unwrap().set_len(1 << 30).unwrap();
+        append(&huge, "\n{\"tool\":\"r\",\"refused\":\"after\"}\n");
+        assert_eq!(within_seconds(move || Record::new(huge, 1024).refusal_of("r")), None);
+    }
 
     fn append(path: &Path, text: &str) {
         std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap().write_all(text.as_bytes()).unwrap();

@@ -39,12 +39,17 @@ use crate::peer::{Implementation, Invocation, Target, TargetError};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How much of a message an error reason quotes.
 const QUOTED_CHARS: usize = 400;
 /// The most pages of `tools/list` read (a server whose cursor never ends is an error).
 const MAX_PAGES: usize = 1000;
+/// The most characters of `serverInfo`'s name and version kept.
+const INFO_CHARS: usize = 200;
+/// How many times the response cap all the pages of `tools/list` may hold together (their JSON
+/// text); a listing of more is an error, so that its pages are never all held.
+const LISTING_CAPS: usize = 4;
 
 /// A folder of the run's own, removed when the run ends.
 #[derive(Debug)]
@@ -56,6 +61,7 @@ impl RunFolder {
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let path = std::env::temp_dir().join(format!("tool-conformance-mcp-{}-{nanos:x}", std::process::id()));
         std::fs::create_dir(&path)?;
+        crate::peer::reaper::made(&path);
         Ok(RunFolder(path))
     }
 }
@@ -63,6 +69,7 @@ impl RunFolder {
 impl Drop for RunFolder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+        crate::peer::reaper::removed(&self.0);
     }
 }
 
@@ -245,7 +252,8 @@ impl McpTarget {
         });
         let result = self.rpc("initialize", params, timeout, "the initialize result")?;
         let info = result.get("serverInfo");
-        let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(String::from);
+        // Cut where it is read: every report heads with the name, so a long one is never copied.
+        let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(|t| cut(t, INFO_CHARS));
         let version = result.get("protocolVersion").and_then(Value::as_str).map(String::from);
         if let Some(client) = self.client.as_mut() {
             client.initialized(version.as_deref());
@@ -276,16 +284,34 @@ impl McpTarget {
         })
     }
 
-    /// Every tool `tools/list` publishes, page by page.
+    /// Every tool `tools/list` publishes, page by page: all the pages within `timeout`, and
+    /// together at most [`LISTING_CAPS`] times the response cap.
     fn list(&mut self, timeout: Duration) -> Result<HashMap<String, Value>, TargetError> {
         let mut listing = HashMap::new();
         let mut cursor: Option<String> = None;
-        for _ in 0..MAX_PAGES {
+        let deadline = Instant::now() + timeout;
+        let most = self.limits.max_response_bytes.saturating_mul(LISTING_CAPS);
+        let mut held = 0usize;
+        for page in 0..MAX_PAGES {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(TargetError::Broken(format!(
+                    "tools/list did not end within {timeout:?} (the start timeout, for all its pages): {page} pages read"
+                )));
+            }
             let params = match &cursor {
                 Some(cursor) => json!({ "cursor": cursor }),
                 None => json!({}),
             };
-            let result = self.rpc("tools/list", params, timeout, "the tools/list result")?;
+            let result = self.rpc("tools/list", params, left, "the tools/list result")?;
+            held = held.saturating_add(result.to_string().len());
+            if held > most {
+                return Err(TargetError::Broken(format!(
+                    "tools/list's pages hold more than {most} bytes together ({LISTING_CAPS} times the response \
+                     cap): {} pages read",
+                    page + 1
+                )));
+            }
             let Some(tools) = result.get("tools").and_then(Value::as_array) else {
                 return Err(TargetError::Broken(format!(
                     "the tools/list result has no tools array: {}",
@@ -524,14 +550,48 @@ fn rejection_of_result(handler_calls: u64, result: &Value) -> Invocation {
 fn with_text_of(message: String, more: Option<&Value>) -> String {
     match more {
         None | Some(Value::Null) => message,
+        Some(Value::String(text)) if text.is_empty() => message,
         Some(Value::String(text)) => format!("{message}\n{text}"),
         Some(other) => format!("{message}\n{other}"),
+    }
+}
+
+/// `text` cut to `max` characters, with an ellipsis when it was longer.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
     }
 }
 
 /// Whether an error's structured part follows the convention: an object with `problems`.
 fn carries_problems(value: &Value) -> bool {
     value.as_object().is_some_and(|object| object.contains_key("problems"))
+}
+
+/// The placeholders of a gateway's command line.
+pub const PLACEHOLDERS: [&str; 2] = ["{upstream_url}", "{upstream_cmd}"];
+
+/// The first `{name}` (a name of ASCII letters, digits and `_`) in a gateway's command line
+/// `text` that is none of [`PLACEHOLDERS`], with why it is refused: left as it is, the gateway
+/// would be given the braces as they are.
+pub fn unknown_placeholder(text: &str) -> Option<String> {
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let name = after.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+        if name > 0 && after.as_bytes().get(name) == Some(&b'}') {
+            let found = &rest[open..open + name + 2];
+            if !PLACEHOLDERS.contains(&found) {
+                return Some(format!(
+                    "{found} is no placeholder the harness knows; it substitutes {}",
+                    PLACEHOLDERS.join(" and ")
+                ));
+            }
+        }
+        rest = after;
+    }
+    None
 }
 
 /// `command` with `{upstream_url}` and `{upstream_cmd}` replaced in each of its words (so a
@@ -681,9 +741,88 @@ mod tests {
         let error = RpcError { message: "Invalid params".into(), data: Some(json!("see get_api_spec")) };
         let message = "Invalid params\nsee get_api_spec".to_string();
         assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
+        let error = RpcError { message: "Invalid params".into(), data: Some(json!("")) };
+        let message = "Invalid params".to_string();
+        assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
         let error = RpcError { message: "Invalid params".into(), data: None };
         let message = "Invalid params".to_string();
         assert_eq!(rejection_of_error(0, error), Invocation::RejectedUnstructured { handler_calls: 0, message });
+    }
+
+    /// An MCP server in Python on stdio that answers `initialize` with `info` as its serverInfo
+    /// and every `tools/list` with a page of `page` (a Python expression of the page number `n`)
+    /// and a next cursor (up to page `pages`, when not 0), after `pause` seconds.
+    fn paging_server(info: &str, page: &str, pause: f64, pages: usize) -> McpRoute {
+        let script = format!(
+            r#"
+import json, sys, time
+n = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m:
+        continue
+    if m["method"] == "initialize":
+        r = {{"protocolVersion": "2025-06-18", "capabilities": {{}}, "serverInfo": {info}}}
+    else:
+        time.sleep({pause})
+        n += 1
+        r = {{"tools": {page}}}
+        if n != {pages}:
+            r["nextCursor"] = str(n)
+    sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": m["id"], "result": r}}) + "\n")
+    sys.stdout.flush()
+"#
+        );
+        McpRoute::Server(CommandLine::parse(&format!("python3 -c {}", shlex::try_quote(&script).unwrap())).unwrap())
+    }
+
+    /// Starts `route` with `limits` on a thread, failing when that takes more than five seconds.
+    fn started(route: McpRoute, limits: Limits) -> Result<Implementation, TargetError> {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let manifest = Manifest::from_slice(br#"{"manifest":1,"tools":[]}"#).unwrap();
+            let mut target = McpTarget::new(route, manifest, vec![], limits, WireLog::new());
+            let _ = done.send(target.start());
+        });
+        result.recv_timeout(Duration::from_secs(5)).expect("start ended within five seconds")
+    }
+
+    #[test]
+    fn a_listing_that_never_ends_costs_the_start_timeout_once() {
+        let route = paging_server(r#"{"name": "s"}"#, "[]", 0.2, 0);
+        let limits = Limits { start_timeout: Duration::from_secs(1), ..Limits::default() };
+        let error = started(route, limits).unwrap_err().to_string();
+        assert!(error.contains("tools/list did not end within 1s") || error.contains("no response within"), "{error}");
+    }
+
+    #[test]
+    fn a_listing_of_many_big_pages_is_not_kept_past_its_cap() {
+        let page = r#"[{"name": "t%d" % n, "inputSchema": {"type": "object", "description": "x" * 60000}}]"#;
+        let limits = Limits { max_response_bytes: 64 * 1024, ..Limits::default() };
+        let error = started(paging_server(r#"{"name": "s"}"#, page, 0.0, 0), limits).unwrap_err().to_string();
+        assert!(error.contains(&format!("hold more than {} bytes", 4 * 64 * 1024)), "{error}");
+    }
+
+    #[test]
+    fn a_long_server_name_is_cut_where_it_is_read() {
+        let info = r#"{"name": "n" * 3000000, "version": "v" * 1000}"#;
+        let implementation = started(paging_server(info, "[]", 0.0, 1), Limits::default()).unwrap();
+        assert_eq!(implementation.name, format!("{}…", "n".repeat(INFO_CHARS)));
+        assert_eq!(implementation.version, format!("{}…", "v".repeat(INFO_CHARS)));
+    }
+
+    #[test]
+    fn an_unknown_placeholder_is_named() {
+        assert_eq!(unknown_placeholder("gw --to {upstream_url} {upstream_cmd} -c '{\"a\": 1}' {}"), None);
+        let why = unknown_placeholder("gw --to {upstream_uri}").unwrap();
+        assert!(why.starts_with("{upstream_uri} is no placeholder") && why.contains("{upstream_cmd}"), "{why}");
+    }
+
+    #[test]
+    fn a_long_server_name_is_cut() {
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut("ab\u{e9}d", 3), "ab\u{e9}…");
+        assert_eq!(cut(&"n".repeat(7_000_000), INFO_CHARS).chars().count(), INFO_CHARS + 1);
     }
 
     #[test]

@@ -69,11 +69,15 @@ pub(crate) enum Message {
     Notification,
 }
 
-/// Reads one message; `Err` says why it is not a JSON-RPC message.
+/// Reads one message; `Err` says why it is not a JSON-RPC message. A lone surrogate escape in it
+/// (JSON by RFC 8259's grammar, though it stands for no character) is read as its stand-in, as
+/// a protocol-v1 answer's is ([`crate::peer::protocol::parse_answer`]), so that what the message
+/// carries is judged on its merits.
 pub(crate) fn read(bytes: &[u8]) -> Result<Message, String> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| format!("the message is not UTF-8 (invalid bytes at offset {})", e.valid_up_to()))?;
-    let value: Value = crate::json::from_str(text).map_err(|e| format!("the message is not JSON ({e})"))?;
+    let value: Value =
+        crate::peer::protocol::parse_answer(text).map_err(|e| format!("the message is not JSON ({e})"))?;
     let Some(object) = value.as_object() else {
         return Err("the message is JSON but not an object (a batch is not an MCP message)".into());
     };
@@ -101,68 +105,81 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Message, String> {
     }
 }
 
-/// Server-sent events read as they arrive: the `data` of each whole event.
+/// Server-sent events read as they arrive, by the line rules of the WHATWG's `text/event-stream`:
+/// a line ends at CR LF, LF or CR (a CR at the end of one chunk and an LF at the start of the next
+/// are one line end); a line starting with `:` is a comment; a field's value is what follows its
+/// first `:`, less one space after it; `data` lines are joined with LF; an empty line dispatches
+/// the event. An event without data is not dispatched, nor is one whose data is empty (it carries
+/// no message).
 #[derive(Debug, Default)]
 pub(crate) struct Events {
-    pending: Vec<u8>,
-    /// How much of `pending` is known to hold no end of an event (so each byte is scanned about
-    /// once, however the stream is cut).
-    scanned: usize,
+    /// The line read so far, not ended yet.
+    line: Vec<u8>,
+    /// Whether the last line ended with a CR, so that an LF right after it ends nothing.
+    after_cr: bool,
+    /// The current event's data, once it has a `data` line.
+    data: Option<Vec<u8>>,
 }
 
 impl Events {
-    /// Takes `bytes` and returns the data of every event they complete, in order. An event's
-    /// `data` lines are joined with `\n`; events without data (comments, ids alone) are dropped.
-    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<Vec<u8>> {
-        self.pending.extend_from_slice(bytes);
+    /// Takes `bytes` and returns the data of every event they complete, in order.
+    pub(crate) fn push(&mut self, mut bytes: &[u8]) -> Vec<Vec<u8>> {
         let mut events = Vec::new();
-        loop {
-            let from = self.scanned.saturating_sub(3);
-            let Some((end, gap)) = event_end(&self.pending[from..]).map(|(end, gap)| (from + end, gap)) else {
-                self.scanned = self.pending.len();
-                return events;
+        while !bytes.is_empty() {
+            if std::mem::take(&mut self.after_cr) && bytes[0] == b'\n' {
+                bytes = &bytes[1..];
+                continue;
+            }
+            let Some(at) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') else {
+                self.line.extend_from_slice(bytes);
+                break;
             };
-            let event: Vec<u8> = self.pending.drain(..end + gap).take(end).collect();
-            self.scanned = 0;
-            if let Some(data) = data_of(&event) {
-                events.push(data);
-            }
+            self.line.extend_from_slice(&bytes[..at]);
+            self.after_cr = bytes[at] == b'\r';
+            bytes = &bytes[at + 1..];
+            let line = std::mem::take(&mut self.line);
+            events.extend(self.take_line(&line));
         }
+        events
     }
 
-    /// The data of an event the stream ended in the middle of, if it has any.
+    /// The data of an event the stream ended in the middle of (its last line unended, or no empty
+    /// line after it), if it has any.
     pub(crate) fn finish(&mut self) -> Option<Vec<u8>> {
-        self.scanned = 0;
-        data_of(&std::mem::take(&mut self.pending))
-    }
-}
-
-/// Where the first event of `bytes` ends, and the length of the blank line that ends it.
-fn event_end(bytes: &[u8]) -> Option<(usize, usize)> {
-    (0..bytes.len()).find_map(|i| {
-        let rest = &bytes[i..];
-        [&b"\r\n\r\n"[..], b"\n\n", b"\r\r"].iter().find(|gap| rest.starts_with(gap)).map(|gap| (i, gap.len()))
-    })
-}
-
-/// The joined `data` lines of one event.
-fn data_of(event: &[u8]) -> Option<Vec<u8>> {
-    let mut data: Option<Vec<u8>> = None;
-    for line in event.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l)) {
-        let value = match line.strip_prefix(b"data") {
-            Some([]) => &b""[..],
-            Some(rest) if rest[0] == b':' => rest[1..].strip_prefix(b" ").unwrap_or(&rest[1..]),
-            _ => continue,
-        };
-        match &mut data {
-            Some(joined) => {
-                joined.push(b'\n');
-                joined.extend_from_slice(value);
-            }
-            None => data = Some(value.to_vec()),
+        self.after_cr = false;
+        let line = std::mem::take(&mut self.line);
+        if !line.is_empty() {
+            self.take_line(&line);
         }
+        self.dispatch()
     }
-    data
+
+    /// One whole line: the data of the event it ends, when it is an empty line.
+    fn take_line(&mut self, line: &[u8]) -> Option<Vec<u8>> {
+        if line.is_empty() {
+            return self.dispatch();
+        }
+        let (field, value) = match line.iter().position(|&b| b == b':') {
+            Some(0) => return None,
+            Some(at) => (&line[..at], line[at + 1..].strip_prefix(b" ").unwrap_or(&line[at + 1..])),
+            None => (line, &b""[..]),
+        };
+        if field == b"data" {
+            match &mut self.data {
+                Some(joined) => {
+                    joined.push(b'\n');
+                    joined.extend_from_slice(value);
+                }
+                None => self.data = Some(value.to_vec()),
+            }
+        }
+        None
+    }
+
+    /// The current event's data, when it has some, and a fresh event.
+    fn dispatch(&mut self) -> Option<Vec<u8>> {
+        self.data.take().filter(|data| !data.is_empty())
+    }
 }
 
 #[cfg(test)]
@@ -196,6 +213,10 @@ mod tests {
         {
             assert!(read(garbage).is_err(), "{:?}", String::from_utf8_lossy(garbage));
         }
+        let lone = read(br#"{"jsonrpc":"2.0","id":4,"result":{"s":"\ud800x"}}"#);
+        let Ok(Message::Response { outcome: Ok(result), .. }) = lone else { panic!("a response: {lone:?}") };
+        let stand_in = crate::json::surrogate::stand_in(0xD800).unwrap();
+        assert_eq!(result["s"], Value::String(format!("{stand_in}x")), "a lone surrogate is read as its stand-in");
         assert_eq!(answer_to(&json!(3), "ping"), r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
         assert!(answer_to(&json!(3), "sampling/createMessage").contains("-32601"));
     }
@@ -205,8 +226,33 @@ mod tests {
         let mut events = Events::default();
         assert!(events.push(b": comment\n\nevent: message\ndata: {\"a\":").is_empty());
         assert_eq!(events.push(b"1}\r\n\r\nid: 2\ndata: x\ndata:y\n\n"), vec![b"{\"a\":1}".to_vec(), b"x\ny".to_vec()]);
-        assert!(events.pending.is_empty());
+        assert!(events.line.is_empty() && events.data.is_none());
         events.push(b"data: last");
         assert_eq!(events.finish(), Some(b"last".to_vec()));
+    }
+
+    /// Every event of `chunks`, pushed one after another, then finished.
+    fn all(chunks: &[&[u8]]) -> Vec<Vec<u8>> {
+        let mut events = Events::default();
+        let mut all: Vec<Vec<u8>> = chunks.iter().flat_map(|chunk| events.push(chunk)).collect();
+        all.extend(events.finish());
+        all
+    }
+
+    #[test]
+    fn lines_end_at_cr_lf_lf_or_cr_as_the_event_stream_format_has_it() {
+        assert_eq!(all(&[b"data: a\rdata: b\r\r"]), vec![b"a\nb".to_vec()], "bare CRs");
+        assert_eq!(all(&[b"data: x\n\r\ndata: y\n\n"]), vec![b"x".to_vec(), b"y".to_vec()], "CR LF after an LF");
+        assert_eq!(all(&[b"data: x\r\ndata:  y\r\n\r\ndata:z\r\n\r\n"]), vec![b"x\n y".to_vec(), b"z".to_vec()]);
+        // A CR at the end of a chunk and an LF at the start of the next are one line end.
+        assert_eq!(all(&[b"data: x\r", b"\ndata: y\r", b"\n\r", b"\n"]), vec![b"x\ny".to_vec()]);
+        assert_eq!(all(&[b"data: x\r", b"\r"]), vec![b"x".to_vec()], "a CR then a CR is an empty line");
+        // Comments, other fields and a field with no colon are no data; an event without data, or
+        // with empty data, is not dispatched.
+        assert_eq!(
+            all(&[b": hi\nevent: m\nid: 1\nretry: 5\ndata\n\ndata:\n\n: x\n\ndata: 1\n\n"]),
+            vec![b"1".to_vec()]
+        );
+        assert_eq!(all(&[b"data:{\"a\":\"b:c\"}\n\n"]), vec![b"{\"a\":\"b:c\"}".to_vec()]);
     }
 }
