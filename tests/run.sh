@@ -79,8 +79,12 @@ assert not errored, f"the kit's example errored (it does not speak the protocol)
 assert verdicts == {"RT-TOOL-8": "not_claimed", "PLAT-162": "does_not_conform"}, verdicts
 PY
 }
-python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "./adapters/python[signature]"
+python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "./adapters/python[signature,test]"
 (cd adapters/python && "$kits/venv/bin/python" -m unittest discover -s tests)
+# A runtime that validates with jsonschema, numbers as the kit hands them over, conforms to PLAT-162.
+cargo run --quiet -- run --color never --compact --rule PLAT-162 \
+  --stdio "$kits/venv/bin/python adapters/python/tests/jsonschema_runtime.py" >"$kits/jsonschema.log" \
+  || { cat "$kits/jsonschema.log" >&2; echo "the kit's jsonschema runtime does not conform to PLAT-162" >&2; exit 1; }
 awk '/^```python$/{f=1;next} /^```$/{if(f){exit}} f' adapters/python/README.md >"$kits/example.py"
 kit_example python "$kits/venv/bin/python $kits/example.py"
 repo="$PWD" && (cd "$kits" && npm init -y >/dev/null && npm install --silent "$repo/adapters/node")
