@@ -104,11 +104,12 @@ diff "$crate_dir/report/standing.json" reports/reference/standing.json
 
 # The pip and npm packages, built from the checkout and installed offline as users install them:
 # the wheel (maturin, `bindings = "bin"`: the binary and the Python kit) into a fresh venv with
-# pip --no-index, and the npm packages (the kit and launcher, and the linux-x64 package carrying
+# pip --no-index, and the npm packages (the kit and launcher, and tool-conformance-linux-x64 carrying
 # the very binary the wheel carries) from their packed tarballs into a fresh npm project with
 # --offline. Each then gets a first standing with no cargo on PATH: `tool-conformance run`, and
 # the kit README's example (its toy runtime) against it, in under 10 s. The wheel is built in the
 # dev profile, so cargo reuses the dependencies the tests built and compiles only this crate.
+python3 packaging/test_owners.py  # the release's check of who holds each name, against fake registries
 packages="$(mktemp -d)"
 python3 -m venv "$packages/tools" && "$packages/tools/bin/pip" install --quiet "maturin==1.16.0"
 "$packages/tools/bin/maturin" build --quiet --profile dev --out "$packages/wheels"
