@@ -114,8 +114,12 @@ PY
 # pip builds in the folder it installs from (build/, *.egg-info): a copy, so the checkout keeps none;
 # the kit's tests likewise run from the copy, leaving no __pycache__ here.
 cp -R adapters/python "$kits/python-kit"
-python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "$kits/python-kit[signature]"
+python3 -m venv "$kits/venv" && "$kits/venv/bin/pip" install --quiet "$kits/python-kit[signature,test]"
 (cd "$kits/python-kit" && "$kits/venv/bin/python" -m unittest discover -s tests)
+# A runtime that validates with jsonschema, numbers as the kit hands them over, conforms to PLAT-162.
+cargo run --quiet -- run --color never --compact --rule PLAT-162 \
+  --stdio "$kits/venv/bin/python $kits/python-kit/tests/jsonschema_runtime.py" >"$kits/jsonschema.log" \
+  || { cat "$kits/jsonschema.log" >&2; echo "the kit's jsonschema runtime does not conform to PLAT-162" >&2; exit 1; }
 awk '/^```python$/{f=1;next} /^```$/{if(f){exit}} f' adapters/python/README.md >"$kits/example.py"
 kit_example python "$kits/venv/bin/python $kits/example.py"
 repo="$PWD" && (cd "$kits" && npm init -y >/dev/null && npm install --silent "$repo/adapters/node")
@@ -135,11 +139,12 @@ diff "$crate_dir/report/standing.json" reports/reference/standing.json
 
 # The pip and npm packages, built from the checkout and installed offline as users install them:
 # the wheel (maturin, `bindings = "bin"`: the binary and the Python kit) into a fresh venv with
-# pip --no-index, and the npm packages (the kit and launcher, and the linux-x64 package carrying
+# pip --no-index, and the npm packages (the kit and launcher, and tool-conformance-linux-x64 carrying
 # the very binary the wheel carries) from their packed tarballs into a fresh npm project with
 # --offline. Each then gets a first standing with no cargo on PATH: `tool-conformance run`, and
 # the kit README's example (its toy runtime) against it, in under 10 s. The wheel is built in the
 # dev profile, so cargo reuses the dependencies the tests built and compiles only this crate.
+python3 packaging/test_owners.py  # the release's check of who holds each name, against fake registries
 scratch
 packages="$made"
 python3 -m venv "$packages/tools" && "$packages/tools/bin/pip" install --quiet "maturin==1.16.0"

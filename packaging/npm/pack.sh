@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Packs the npm packages: `tool-conformance` (the Node adapter kit, and a launcher for the binary)
-# and, for each TARGET=BINARY given, `@tool-conformance/<os>-<cpu>` holding that binary. The main
-# package lists every platform package as an optional dependency, so npm installs only the one
-# whose os and cpu match the machine (as esbuild and biome do).
+# and, for each TARGET=BINARY given, `tool-conformance-<os>-<cpu>` holding that binary. The main
+# package lists every platform package as an optional dependency at exactly VERSION (no range), so
+# npm installs only the one whose os and cpu match the machine (as esbuild and biome do), and only
+# the one published with this release. The platform names are unscoped: the project holds each
+# name itself, and the release refuses to publish one held by anyone else (packaging/owners.py).
 #
 #   bash packaging/npm/pack.sh OUT_DIR VERSION [RUST_TARGET=PATH_OF_BINARY ...]
 #
 # Writes OUT_DIR/*.tgz (npm pack). Needs node and npm, and nothing from the network.
 set -euo pipefail
 out="$(mkdir -p "$1" && cd "$1" && pwd)"; version="$2"; shift 2
+# An exact version: the optional dependencies name it as it is, and npm reads a range otherwise.
+[[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] || { echo "not an exact version: $version" >&2; exit 2; }
 here="$(cd "$(dirname "$0")" && pwd)"; root="$(cd "$here/../.." && pwd)"
 stage="$(mktemp -d)"; trap 'rm -rf "$stage"' EXIT
 
@@ -36,7 +40,7 @@ const fs = require('node:fs');
 const [file, version, ...platforms] = process.argv.slice(2);
 const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
 manifest.version = version;
-manifest.optionalDependencies = Object.fromEntries(platforms.map((p) => [`@tool-conformance/${p}`, version]));
+manifest.optionalDependencies = Object.fromEntries(platforms.map((p) => [`tool-conformance-${p}`, version]));
 fs.writeFileSync(file, JSON.stringify(manifest, null, 2) + '\n');
 JS
 (cd "$main" && npm pack --silent --pack-destination "$out" >/dev/null)

@@ -464,6 +464,47 @@ fn the_action_and_the_gitlab_template_download_the_assets_binstall_names() {
     assert!(gitlab.contains(r#"url="$TOOL_CONFORMANCE_DOWNLOAD_URL/v$TOOL_CONFORMANCE_VERSION/$stem.tar.gz""#));
 }
 
+/// The index of the first step of a release job whose `run` or `uses` contains `needle`.
+fn step_at(job: &str, needle: &str) -> usize {
+    let release = yaml(".github/workflows/release.yml");
+    let steps = release["jobs"][job]["steps"].as_vec().unwrap_or_else(|| panic!("the {job} job"));
+    steps
+        .iter()
+        .position(|s| [&s["run"], &s["uses"]].iter().any(|v| v.as_str().is_some_and(|t| t.contains(needle))))
+        .unwrap_or_else(|| panic!("the {job} job has no step with {needle}"))
+}
+
+fn the_release_publishes_only_under_names_the_project_holds() {
+    // Who may hold the names: a committed, non-empty list per registry.
+    let owners: BTreeMap<String, Vec<String>> =
+        tool_conformance::json::from_str(&read("packaging/owners.json")).expect("packaging/owners.json");
+    for registry in ["npm", "pypi"] {
+        assert!(owners.get(registry).is_some_and(|o| !o.is_empty() && o.iter().all(|n| !n.is_empty())), "{registry}");
+    }
+    // Each publish comes after the check of every name it publishes, on the files it publishes.
+    assert!(step_at("npm", "packaging/owners.py npm npm/*.tgz") > step_at("npm", "packaging/npm/pack.sh"));
+    assert!(step_at("npm", "packaging/owners.py npm npm/*.tgz") < step_at("npm", "npm publish"));
+    assert!(step_at("pypi", "actions/checkout") < step_at("pypi", "packaging/owners.py pypi wheels/*.whl"));
+    assert!(step_at("pypi", "actions/download-artifact") < step_at("pypi", "packaging/owners.py pypi wheels/*.whl"));
+    assert!(step_at("pypi", "packaging/owners.py pypi wheels/*.whl") < step_at("pypi", "pypa/gh-action-pypi-publish"));
+    // The platform packages are unscoped, named alike where they are made, listed and resolved,
+    // and listed at exactly the main package's version.
+    let pack = read("packaging/npm/pack.sh");
+    assert!(pack.contains("[`tool-conformance-${p}`, version]"), "pack.sh lists tool-conformance-<platform> at VERSION");
+    assert!(pack.contains("not an exact version"), "pack.sh refuses a version range");
+    assert!(read("packaging/npm/platform/package.json").contains(r#""name": "tool-conformance-PLATFORM""#));
+    assert!(read("packaging/npm/tool-conformance/binary.js").contains("`tool-conformance-${platform}-${arch}`"));
+    let readme = read("README.md");
+    let install = &readme[readme.find("## Install\n").expect("an Install section")..];
+    let install = &install[..install[4..].find("\n## ").map_or(install.len(), |at| at + 4)];
+    for said in ["tool-conformance-linux-x64", "packaging/owners.py", "packaging/owners.json"] {
+        assert!(install.contains(said), "README's Install says {said}");
+    }
+    for file in ["packaging/npm/pack.sh", "packaging/npm/tool-conformance/binary.js", ".github/workflows/release.yml"] {
+        assert!(!read(file).contains("@tool-conformance/"), "{file} names a scoped package the project does not hold");
+    }
+}
+
 tests![
     the_manifest_names_the_canonical_repository_and_its_licenses,
     the_release_assets_are_the_ones_binstall_points_at,
@@ -474,4 +515,5 @@ tests![
     every_job_a_workflow_needs_exists_and_every_runner_label_is_a_hosted_one,
     the_release_job_moves_the_series_tag_the_readme_names_and_the_trigger_never_takes_it,
     the_action_and_the_gitlab_template_download_the_assets_binstall_names,
+    the_release_publishes_only_under_names_the_project_holds,
 ];

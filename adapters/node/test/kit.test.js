@@ -42,6 +42,18 @@ test('numbers a runtime passes through go back with their literals', async () =>
     assert.equal(answer, '{"seq":5,"arguments":{"z":12345678901234567890123,"a":1.0,"m":-0,"s":"\\ud800x","e":1e400,"__proto__":2}}');
 });
 
+test('a validator reads the numbers a runtime gets as the JSON values they are; they go back exact', async () => {
+    const seen = [];
+    const session = new Session({ implementation, runtime: () => ({ ...runtime(), normalize: (schema, args) => (seen.push(args), args) }) });
+    const text = '[-3,1.0,1e2,9007199254740993,12345678901234567890123,2.5,0.1000000000000000000000001,1e400]';
+    const answer = await ask(session, `{"cmd":"normalize","seq":7,"input_schema":{},"arguments":${text}}`);
+    assert.deepEqual(seen[0].map(Number.isInteger), [true, true, true, true, true, false, false, false]);
+    assert.equal(answer, `{"seq":7,"arguments":${text}}`);
+    // Two numbers of one request that round to one double: the first one's digits are written for both.
+    const shared = await ask(session, '{"cmd":"normalize","seq":2,"input_schema":{},"arguments":[9007199254740992,9007199254740993]}');
+    assert.equal(shared, '{"seq":2,"arguments":[9007199254740992,9007199254740992]}');
+});
+
 test('the kit\'s own numbers are not rewritten with request literals', async () => {
     const session = new Session({ implementation, runtime });
     await ask(session, '{"cmd":"register","seq":0,"tools":[{"name":"t","input_schema":{}}]}');

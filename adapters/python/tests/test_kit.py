@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from tool_conformance_adapter import (  # noqa: E402
-    Failure, Implementation, Rejected, Session, Unsupported, dumps, from_plain, loads, to_plain,
+    Failure, Implementation, Rejected, Session, Unsupported, dumps, from_plain, loads, to_native, to_plain,
 )
 
 IMPLEMENTATION = Implementation(name="kit-test", version="0.0.1", rules=["RT-TOOL-8"], transports=["direct"])
@@ -65,12 +65,42 @@ class SessionTest(unittest.TestCase):
         )
 
     def test_numbers_and_surrogates_and_key_order_pass_through_exactly(self):
+        self.session = Session(IMPLEMENTATION, Runtime, numbers="decimal")  # every literal's own digits
+        exchange(self.session, '{"cmd":"start","seq":0,"protocol":1}')
         answer = exchange(
             self.session,
             '{"cmd":"normalize","seq":1,"input_schema":{},"arguments":'
             '{"z":12345678901234567890123,"a":1.0,"m":-0,"s":"\\ud800x","e":1e400}}',
         )
         self.assertEqual(answer, '{"seq":1,"arguments":{"z":12345678901234567890123,"a":1.0,"m":-0,"s":"\\ud800x","e":1E+400}}')
+
+    def test_the_runtime_gets_native_numbers_and_they_go_back_with_their_values(self):
+        seen = []
+
+        class Seeing(Runtime):
+            def normalize(self, input_schema, arguments):
+                seen.append((input_schema, arguments))
+                return arguments
+
+        session = Session(IMPLEMENTATION, Seeing)
+        exchange(session, '{"cmd":"start","seq":0,"protocol":1}')
+        literals = ["12345678901234567890123", "-0", "1.0", "1e2", "0.1", "-2.5e-3", "6.02e23", "1E-7",
+                    "0.1000000000000000000000001", "1e400", "1e-400", "12345678901234567.0", "4.9e-324"]
+        answer = exchange(session, '{"cmd":"normalize","seq":1,"input_schema":{"maximum":1e2,"multipleOf":0.01},'
+                                   '"arguments":[' + ",".join(literals) + "]}")
+        schema, arguments = seen[0]
+        self.assertEqual(schema, {"maximum": 100.0, "multipleOf": 0.01})
+        self.assertEqual([type(n).__name__ for n in arguments],
+                         ["int", "int", "float", "float", "float", "float", "float", "float",
+                          "Decimal", "int", "Decimal", "int", "Decimal"])
+        echoed = loads(answer)["arguments"]
+        self.assertEqual(echoed, [Decimal(literal) for literal in literals])  # every value exact
+        self.assertTrue(answer.startswith('{"seq":1,"arguments":[12345678901234567890123,0,1.0,100.0,0.1,-0.0025,'
+                                          '6.02e+23,1e-07,0.1000000000000000000000001,1000'), answer[:120])
+
+    def test_numbers_must_be_native_or_decimal(self):
+        with self.assertRaises(ValueError):
+            Session(IMPLEMENTATION, Runtime, numbers="float")
 
     def test_rejected_normalize(self):
         self.assertEqual(exchange(self.session, '{"cmd":"normalize","seq":2,"input_schema":{},"arguments":"no"}'),
@@ -103,6 +133,17 @@ class SessionTest(unittest.TestCase):
     def test_loads_refuses_nan(self):
         with self.assertRaises(ValueError):
             loads('{"a": NaN}')
+
+    def test_native_numbers(self):
+        for literal, kind in [("7", int), ("-0", int), ("123456789012345678901234567890", int), ("1e400", int),
+                              ("0.5", float), ("1.0", float), ("1e2", float), ("5e-324", float), ("-0.0", float),
+                              ("0.1000000000000000000000001", Decimal), ("1e-400", Decimal), ("1e4000", Decimal)]:
+            number = to_native(loads(literal))
+            self.assertIs(type(number), kind, literal)
+            self.assertEqual(Decimal(dumps(number)), Decimal(literal), literal)
+        self.assertEqual(to_native(loads('{"a":[1,{"b":2.5}]}')), {"a": [1, {"b": 2.5}]})
+        self.assertEqual(to_native(loads('"1"')), "1")
+        self.assertIs(to_native(loads("true")), True)
 
     def test_plain_conversions(self):
         self.assertEqual(to_plain(loads('{"i":3,"f":1.5,"big":1e2}')), {"i": 3, "f": 1.5, "big": 100.0})

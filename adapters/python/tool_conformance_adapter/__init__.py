@@ -20,8 +20,11 @@ The runtime (made fresh by `new_runtime()` at every `start`) has four methods:
 
 Any method raises `Unsupported(why)` for what the runtime does not have (the case is skipped) and
 `Failure(why)` for what it could not carry out (the case is an error); any other exception is
-answered as an error naming it. Values are those of `loads`: numbers are decimal.Decimal carrying
-their exact literal (`to_int`, `to_float`, `to_plain` and `from_plain` convert for a framework).
+answered as an error naming it. Values are those of `json.loads` wherever they are exact (`to_native`:
+an integer as int at any size, a number a float holds exactly as float), and a decimal.Decimal only
+where a float would change the number; whatever the runtime hands back is written with its exact
+value. `main(..., numbers="decimal")` hands every number over as the Decimal of its literal instead
+(`to_int`, `to_float`, `to_plain` and `from_plain` convert for a framework).
 """
 
 import argparse
@@ -33,7 +36,7 @@ import threading
 import traceback
 from dataclasses import dataclass
 
-from .exact_json import dumps, from_plain, loads, to_float, to_int, to_plain
+from .exact_json import dumps, from_plain, loads, native_number, to_float, to_int, to_native, to_plain
 from .template import fill_template, json_text
 
 MAX_BODY = 4 * 1024 * 1024
@@ -93,12 +96,20 @@ def field(request, name, kinds=None):
     return value
 
 
+# How a session hands numbers to the runtime: "native" (the default) as `to_native` makes them,
+# "decimal" as `loads` reads them, every one a Decimal with its literal's digits.
+NUMBERS = ("native", "decimal")
+
+
 class Session:
     """Protocol v1: one request in, one response out, in front of one runtime at a time."""
 
-    def __init__(self, implementation, new_runtime):
+    def __init__(self, implementation, new_runtime, numbers="native"):
+        if numbers not in NUMBERS:
+            raise ValueError(f"numbers must be one of {NUMBERS}, not {numbers!r}")
         self.implementation = implementation
         self.new_runtime = new_runtime
+        self.numbers = numbers
         self.runtime = None
         self.lock = threading.Lock()
 
@@ -106,6 +117,8 @@ class Session:
         """The response to a request (a value of exact_json.loads), and whether it was stop."""
         if not isinstance(request, dict):
             return {"seq": None, "error": "the request is not a JSON object"}, False
+        if self.numbers == "native":
+            request = to_native(request)
         seq = request.get("seq")
         with self.lock:
             try:
@@ -256,12 +269,14 @@ def serve_http(session, address):
         pass
 
 
-def main(implementation, new_runtime, description="A protocol v1 adapter.", argv=None):
-    """Parses the command line (`--http [HOST:]PORT`, or stdio by default) and serves."""
+def main(implementation, new_runtime, description="A protocol v1 adapter.", argv=None, numbers="native"):
+    """Parses the command line (`--http [HOST:]PORT`, or stdio by default) and serves. `numbers`
+    says how the runtime gets numbers: "native" (`to_native`: int, float where exact, else Decimal)
+    or "decimal" (every number the Decimal of its literal)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve over HTTP (default host 127.0.0.1) instead of stdio")
     args = parser.parse_args(argv)
-    session = Session(implementation, new_runtime)
+    session = Session(implementation, new_runtime, numbers=numbers)
     if args.http:
         serve_http(session, args.http)
     else:
@@ -270,5 +285,6 @@ def main(implementation, new_runtime, description="A protocol v1 adapter.", argv
 
 __all__ = [
     "Implementation", "Unsupported", "Failure", "Rejected", "Session", "main", "serve_stdio", "serve_http",
-    "loads", "dumps", "to_int", "to_float", "to_plain", "from_plain", "fill_template", "json_text",
+    "loads", "dumps", "to_native", "native_number", "to_int", "to_float", "to_plain", "from_plain",
+    "fill_template", "json_text",
 ]

@@ -55,7 +55,9 @@ class ToolRuntime(RegisteredTools):
     def main(cls, doc):
         """Serves protocol v1 with this runtime (stdio, or `--http HOST:PORT`); `doc` is the
         adapter's docstring, whose first line describes it."""
-        main(cls.implementation(), cls, description=doc.splitlines()[0])
+        # Every number as the Decimal of its literal: `to_framework` turns it into exactly what the
+        # framework's JSON parser makes of the literal (1e400 as inf, say, as json.loads does).
+        main(cls.implementation(), cls, description=doc.splitlines()[0], numbers="decimal")
 
     def build(self, name, description, schema):
         """(what the framework built for the tool, the Recorder its function records with), from

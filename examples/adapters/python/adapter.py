@@ -75,4 +75,5 @@ class Runtime:
 
 
 if __name__ == "__main__":
-    kit.main(IMPLEMENTATION, Runtime, description=__doc__.splitlines()[0])
+    # rules.py reads every number as a Decimal (its minItems, multipleOf and bounds checks among them).
+    kit.main(IMPLEMENTATION, Runtime, description=__doc__.splitlines()[0], numbers="decimal")

@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** The per-platform package for this machine, e.g. `@tool-conformance/linux-x64`. */
-export const platformPackage = (platform = process.platform, arch = process.arch) => `@tool-conformance/${platform}-${arch}`;
+/** The per-platform package for this machine, e.g. `tool-conformance-linux-x64`. */
+export const platformPackage = (platform = process.platform, arch = process.arch) => `tool-conformance-${platform}-${arch}`;
 
 /** The absolute path of the binary, or an Error saying why there is none. */
 export function binaryPath() {
