@@ -2,7 +2,7 @@
 # The tests, as the README's test command and CI run them, from a checkout on a fresh machine:
 # installs what the tests need and is missing (headless Chromium for tests/it/html_chromium.rs), runs
 # `cargo test`, then the suite itself against the reference, the Python example (over stdio and
-# HTTP), every framework adapter in examples/adapters/, the two adapter kits and the packaged crate.
+# HTTP), every framework adapter in examples/adapters/, the three adapter kits and the packaged crate.
 # Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -93,7 +93,7 @@ wait "$adapter_pid" 2>/dev/null || true
 adapter_pid=""
 
 # The adapter kits, installed as users install them (pip into a venv, npm into a project, both in
-# a temp dir): their own tests, then the example in each README (a toy runtime claiming PLAT-162)
+# a temp dir; the Go kit through a replace directive): their own tests, then the example in each README (a toy runtime claiming PLAT-162)
 # against the harness with --validate-protocol. Each is what its README says: it speaks the
 # protocol (no case errors), RT-TOOL-8 is not claimed and PLAT-162 does not conform (exit 1).
 scratch
@@ -126,6 +126,12 @@ repo="$PWD" && (cd "$kits" && npm init -y >/dev/null && npm install --silent "$r
 node --test adapters/node/test/
 awk '/^```js$/{f=1;next} /^```$/{if(f){exit}} f' adapters/node/README.md >"$kits/example.mjs"
 kit_example node "node $kits/example.mjs"
+(cd adapters/go && go vet ./... && go test ./...)  # the Go kit: its tests, then its README's example, built once
+mkdir "$kits/go" && awk '/^```go$/{f=1;next} /^```$/{if(f){exit}} f' adapters/go/README.md >"$kits/go/main.go"
+(cd "$kits/go" && go mod init example >/dev/null 2>&1 && go mod edit -go=1.23 \
+  -require=github.com/tool-conformance/tool-conformance/adapters/go@v0.0.0 \
+  -replace=github.com/tool-conformance/tool-conformance/adapters/go="$repo/adapters/go" && go build -o example .)
+kit_example go "$kits/go/example"
 
 # The packaged crate builds offline from the .crate alone (corpus, schemas and rule files inside)
 # and stands as reports/reference/ publishes it: one extra build of the crate, dependencies shared.

@@ -12,7 +12,8 @@
 # The adapters are the folders examples/adapters/<name>/ that hold an `adapter.conf`: bash
 # `key=value` lines, `install=venv` (python3 -m venv .venv; pip install -r requirements.txt, run
 # from the repository root), `install=npm` (npm ci from package-lock.json), `install=cargo` (cargo
-# build --locked of the crate named by `crate=`, a folder from the repository root) or `install=none`, and
+# build --locked of the crate named by `crate=`, a folder from the repository root), `install=go` (go
+# build of the row's Go module into its .build/server, pins in go.mod and go.sum) or `install=none`, and
 # `command='...'`, the --stdio command line run from the repository root, where {dir} stands for
 # the adapter folder and {target} for the target directory cargo builds the `crate=` into
 # (`cargo metadata`: CARGO_TARGET_DIR when set). `route=mcp-server` says the command is an MCP server on stdio, reached with
@@ -52,7 +53,7 @@ for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
     --paths) paths=true ;;
-    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -140,7 +141,9 @@ install() {
         && cp "$dir/package-lock.json" "$dir/node_modules/.installed-package-lock.json"
       ;;
     cargo) cargo build --locked --quiet --manifest-path "$(conf "$1" crate)/Cargo.toml" >"$log" 2>&1 ;;
-    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, cargo, none" >"$log"; return 1 ;;
+    go) # the row's module, its pins in go.mod/go.sum, built into its ignored .build/ (Go's caches: go env's, outside the checkout)
+      (cd "$dir" && GOFLAGS=-mod=mod go build -o .build/server .) >"$log" 2>&1 ;;
+    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, cargo, go, none" >"$log"; return 1 ;;
   esac
 }
 
@@ -207,6 +210,7 @@ reproductions() {
     venv/python) interpreter=(.venv/bin/python -) ;;
     npm/javascript) interpreter=(node --input-type=module -) ;;
     cargo/rust) interpreter=(bash "$PWD/$(conf "$name" crate)/run-repro.sh") ;;  # the crate's run-repro.sh
+    go/go) interpreter=(bash -c 'd="$(mktemp -d)" && cat >"$d/repro.go" && GOFLAGS=-mod=mod go run "$d/repro.go"; c=$?; rm -rf "$d"; exit $c') ;;  # in the row's module
     *) repro_note="no way to run a $language reproduction of an install=$kind adapter"; return 1 ;;
   esac
   out="$scratch/$name-repro"

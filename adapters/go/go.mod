@@ -1,0 +1,3 @@
+module github.com/tool-conformance/tool-conformance/adapters/go
+
+go 1.22
