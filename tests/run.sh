@@ -87,6 +87,12 @@ repo="$PWD" && (cd "$kits" && npm init -y >/dev/null && npm install --silent "$r
 node --test adapters/node/test/
 awk '/^```js$/{f=1;next} /^```$/{if(f){exit}} f' adapters/node/README.md >"$kits/example.mjs"
 kit_example node "node $kits/example.mjs"
+mvn -q -B -Dstyle.color=never install -f adapters/java  # the Java kit: its JUnit tests, then its README's example
+mvn -q -B -Dstyle.color=never -f adapters/java dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile="$kits/cp.txt"
+awk '/^```java$/{f=1;next} /^```$/{if(f){exit}} f' adapters/java/README.md >"$kits/Example.java"
+java_cp="$PWD/adapters/java/target/tool-conformance-adapter-0.1.0.jar:$(cat "$kits/cp.txt")"
+javac -cp "$java_cp" -d "$kits/java" "$kits/Example.java"
+kit_example java "java -cp $kits/java:$java_cp Example"
 rm -rf "$kits"
 
 # The packaged crate builds offline from the .crate alone (corpus, schemas and rule files inside)

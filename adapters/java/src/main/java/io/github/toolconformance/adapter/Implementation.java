@@ -1,0 +1,35 @@
+package io.github.toolconformance.adapter;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * What {@code start} answers: the runtime's name and version, the rules it claims ({@code
+ * RT-TOOL-8}, {@code PLAT-162}) and the transports it has ({@code direct}, {@code structured},
+ * {@code http}); {@code language} is {@code java} unless given, {@code homepage} optional (null).
+ */
+public record Implementation(
+    String name, String version, List<String> rules, List<String> transports, String language, String homepage) {
+
+  /** An implementation in Java with no homepage. */
+  public Implementation(String name, String version, List<String> rules, List<String> transports) {
+    this(name, version, rules, transports, "java", null);
+  }
+
+  /** Copies the lists, so the claims cannot change during a run. */
+  public Implementation {
+    rules = List.copyOf(rules);
+    transports = List.copyOf(transports);
+    language = language == null ? "java" : language;
+  }
+
+  /** The {@code implementation} object of the {@code start} answer. */
+  public ObjectNode describe() {
+    ObjectNode described = Json.object();
+    described.put("name", name);
+    described.put("version", version);
+    described.put("language", language);
+    if (homepage != null && !homepage.isEmpty()) described.put("homepage", homepage);
+    return described;
+  }
+}
