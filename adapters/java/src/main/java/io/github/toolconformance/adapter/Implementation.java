@@ -23,6 +23,23 @@ public record Implementation(
     language = language == null ? "java" : language;
   }
 
+  /**
+   * The version of a Maven artifact on the class path, as its jar's {@code
+   * META-INF/maven/GROUP/ARTIFACT/pom.properties} says (what was installed, not what a pom asked
+   * for); null when no jar on the class path carries it.
+   */
+  public static String installedVersion(String groupId, String artifactId) {
+    String resource = "META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
+    try (java.io.InputStream in = Implementation.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) return null;
+      java.util.Properties properties = new java.util.Properties();
+      properties.load(in);
+      return properties.getProperty("version");
+    } catch (java.io.IOException unreadable) {
+      return null;
+    }
+  }
+
   /** The {@code implementation} object of the {@code start} answer. */
   public ObjectNode describe() {
     ObjectNode described = Json.object();

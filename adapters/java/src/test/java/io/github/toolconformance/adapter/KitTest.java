@@ -101,6 +101,13 @@ class KitTest {
   }
 
   @Test
+  void theInstalledVersionOfAnArtifactIsRead() {
+    assertEquals(com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString(),
+        Implementation.installedVersion("com.fasterxml.jackson.core", "jackson-databind"));
+    assertEquals(null, Implementation.installedVersion("no.such", "artifact"));
+  }
+
+  @Test
   void aSessionAnswersEachCommand() {
     Session session = session();
     assertEquals(
