@@ -132,6 +132,12 @@ mkdir "$kits/go" && awk '/^```go$/{f=1;next} /^```$/{if(f){exit}} f' adapters/go
   -require=github.com/tool-conformance/tool-conformance/adapters/go@v0.0.0 \
   -replace=github.com/tool-conformance/tool-conformance/adapters/go="$repo/adapters/go" && go build -o example .)
 kit_example go "$kits/go/example"
+mvn -q -B -Dstyle.color=never install -f adapters/java  # the Java kit: its JUnit tests, then its README's example
+mvn -q -B -Dstyle.color=never -f adapters/java dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile="$kits/cp.txt"
+awk '/^```java$/{f=1;next} /^```$/{if(f){exit}} f' adapters/java/README.md >"$kits/Example.java"
+java_cp="$PWD/adapters/java/target/tool-conformance-adapter-0.1.0.jar:$(cat "$kits/cp.txt")"
+javac -cp "$java_cp" -d "$kits/java" "$kits/Example.java"
+kit_example java "java -cp $kits/java:$java_cp Example"
 
 # The packaged crate builds offline from the .crate alone (corpus, schemas and rule files inside)
 # and stands as reports/reference/ publishes it: one extra build of the crate, dependencies shared.

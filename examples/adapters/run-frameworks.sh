@@ -13,7 +13,10 @@
 # `key=value` lines, `install=venv` (python3 -m venv .venv; pip install -r requirements.txt, run
 # from the repository root), `install=npm` (npm ci from package-lock.json), `install=cargo` (cargo
 # build --locked of the crate named by `crate=`, a folder from the repository root), `install=go` (go
-# build of the row's Go module into its .build/server, pins in go.mod and go.sum) or `install=none`, and
+# build of the row's Go module into its .build/server, pins in go.mod and go.sum), `install=maven`
+# (the Java kit, adapters/java, into the local Maven repository, then the folder's own pom.xml
+# compiled into its target/classes with its runtime jars in target/lib; offline first, online only
+# when something is missing) or `install=none`, and
 # `command='...'`, the --stdio command line run from the repository root, where {dir} stands for
 # the adapter folder and {target} for the target directory cargo builds the `crate=` into
 # (`cargo metadata`: CARGO_TARGET_DIR when set). `route=mcp-server` says the command is an MCP server on stdio, reached with
@@ -53,7 +56,7 @@ for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
     --paths) paths=true ;;
-    -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -143,7 +146,13 @@ install() {
     cargo) cargo build --locked --quiet --manifest-path "$(conf "$1" crate)/Cargo.toml" >"$log" 2>&1 ;;
     go) # the row's module, its pins in go.mod/go.sum, built into its ignored .build/ (Go's caches: go env's, outside the checkout)
       (cd "$dir" && GOFLAGS=-mod=mod go build -o .build/server .) >"$log" 2>&1 ;;
-    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, cargo, go, none" >"$log"; return 1 ;;
+    maven)
+      local mvn=(mvn -q -B -Dstyle.color=never) row=(compile dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory=target/lib -f "$dir")
+      rm -rf "$dir/target/lib"
+      { "${mvn[@]}" -o install -DskipTests -f adapters/java || "${mvn[@]}" install -DskipTests -f adapters/java; } >"$log" 2>&1 \
+        && { "${mvn[@]}" -o "${row[@]}" || "${mvn[@]}" "${row[@]}"; } >>"$log" 2>&1
+      ;;
+    *) echo "$dir/adapter.conf: install=$kind is none of venv, npm, cargo, go, maven, none" >"$log"; return 1 ;;
   esac
 }
 
@@ -194,7 +203,8 @@ PY
 # reproductions NAME PAGE: runs every reproduction of the generated PAGE (a reports/<name>/README.md),
 # each the adapter's template filled with a failing case (examples/adapters/reproductions.py takes
 # them out of the page exactly; identical ones run once), from the adapter folder with the
-# adapter's interpreter (.venv/bin/python for install=venv, node for install=npm), fed on stdin,
+# adapter's interpreter (.venv/bin/python for install=venv, node for install=npm, java's source
+# launcher with the folder's target/ classpath for install=maven), fed on stdin,
 # within $repro_timeout seconds each. Each must exit 0 and print a line that begins with `the tool
 # received:` or `the caller got:` (the outcome lines every template prints, docs/protocol.md).
 # Sets repro_note (what ran, for the row's summary) and returns 1 when one does not, saying which.
@@ -211,6 +221,7 @@ reproductions() {
     npm/javascript) interpreter=(node --input-type=module -) ;;
     cargo/rust) interpreter=(bash "$PWD/$(conf "$name" crate)/run-repro.sh") ;;  # the crate's run-repro.sh
     go/go) interpreter=(bash -c 'd="$(mktemp -d)" && cat >"$d/repro.go" && GOFLAGS=-mod=mod go run "$d/repro.go"; c=$?; rm -rf "$d"; exit $c') ;;  # in the row's module
+    maven/java) interpreter=(bash -c 'cat >"$0/Repro.java" && exec java -cp "target/classes:target/lib/*" "$0/Repro.java"' "$scratch") ;;
     *) repro_note="no way to run a $language reproduction of an install=$kind adapter"; return 1 ;;
   esac
   out="$scratch/$name-repro"

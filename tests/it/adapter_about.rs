@@ -31,7 +31,8 @@ fn install(dir: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The version `requirements.txt` (`package==version`) or `package.json` pins for `package`.
+/// The version `requirements.txt` (`package==version`), `package.json`, the crate's Cargo.toml or
+/// the row's pom.xml (`groupId:artifactId`) pins for `package`.
 fn pinned(dir: &Path, about: &About) -> Option<String> {
     match about.registry.as_str() {
         "pypi" => pinned_in(&dir.join("requirements.txt"), &about.package, 0),
@@ -51,6 +52,20 @@ fn pinned(dir: &Path, about: &About) -> Option<String> {
                 let rest = line.trim().strip_prefix(&about.package)?.trim_start().strip_prefix('=')?;
                 let start = rest.find("\"=")? + 2;
                 rest[start..].split('"').next().map(str::to_string)
+            })
+        }
+        "maven" => {
+            // `groupId:artifactId`, a <dependency> of the row's own pom.xml with its <version>.
+            let (group, artifact) = about.package.split_once(':')?;
+            let text = std::fs::read_to_string(dir.join("pom.xml")).ok()?;
+            let tag = |block: &str, name: &str| {
+                let open = format!("<{name}>");
+                let start = block.find(&open)? + open.len();
+                block[start..].split(&format!("</{name}>")).next().map(|v| v.trim().to_string())
+            };
+            text.split("<dependency>").skip(1).find_map(|block| {
+                let block = block.split("</dependency>").next()?;
+                (tag(block, "groupId")? == group && tag(block, "artifactId")? == artifact).then(|| tag(block, "version"))?
             })
         }
         _ => None,
@@ -79,7 +94,7 @@ fn every_framework_adapter_has_a_valid_about_yaml_naming_its_template() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let kind = install(&dir);
         if !dir.join(ABOUT_FILE).is_file() {
-            if kind == "venv" || kind == "npm" || kind == "cargo" {
+            if kind == "venv" || kind == "npm" || kind == "cargo" || kind == "maven" {
                 problems.push(format!("{name}: install={kind} but no {ABOUT_FILE}"));
             }
             continue;
