@@ -77,3 +77,41 @@ class RecordingFunction(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class UserFunction(unittest.TestCase):
+    def test_a_real_def_with_the_signature_users_write(self):
+        schema = {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "boolean"}},
+            "required": ["a", "c"],
+        }
+        mapping = signature.as_users_write_it(schema, optional="none")
+        calls = []
+        function = signature.user_function(mapping, lambda r: calls.append(r) or "ok", "my-tool")
+        self.assertFalse(hasattr(function, "__signature__"))  # nothing laid over the def
+        self.assertEqual(function.__code__.co_varnames[:3], ("a", "b", "c"))
+        self.assertEqual(str(inspect.signature(function)), "(a: str, b: Optional[int] = None, *, c: bool)")
+        self.assertEqual(function.__name__, "my-tool")
+        self.assertEqual(function("x", c=True), "ok")
+        self.assertEqual(calls, [{"a": "x", "b": None, "c": True}])  # None is what the def received
+        with self.assertRaises(TypeError):
+            function("x", c=True, d=1)  # a def takes no other keyword
+
+    def test_async_and_an_alias_the_def_cannot_take(self):
+        import asyncio
+
+        schema = {"type": "object", "properties": {"from": {"type": "string"}}}
+        mapping = signature.as_users_write_it(schema, optional="none")
+        function = signature.user_function(mapping, lambda r: r, "t", is_async=True)
+        self.assertTrue(inspect.iscoroutinefunction(function))
+        self.assertEqual(asyncio.run(function(p_from="x")), {"from": "x"})
+        with self.assertRaises(TypeError):
+            asyncio.run(function(**{"from": "x"}))  # what a framework passing the alias does
+
+    def test_not_sent_is_still_there_for_the_rows_that_keep_it(self):
+        schema = {"type": "object", "properties": {"b": {"type": "integer"}}}
+        mapping = signature.as_users_write_it(schema)
+        self.assertIs(mapping.parameters[0].default, signature.NOT_SENT)
+        function = signature.user_function(mapping, lambda r: r, "t")
+        self.assertEqual(function(), {})

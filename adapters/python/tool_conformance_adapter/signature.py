@@ -32,9 +32,18 @@ parameter of type `Any`. A property name that cannot be a Python parameter name 
 how the SDK itself handles parameter names it cannot use (`json`, `schema`), so it still reads,
 passes and publishes the name as it is.
 
-An optional parameter without a schema default defaults to `NOT_SENT`, a private marker that
-pydantic does not validate (defaults are not validated): the handler then tells a name the call
-left out (`NOT_SENT`) from one it sent, and the published schema has no `default`.
+An optional parameter without a schema default is written one of two ways (`optional=`):
+`"none"`, the way the frameworks' own docs write one (`x: str | None = None`: the annotation admits
+None and the default is None, so a call that leaves the name out and one that sends `null` reach
+the function alike, and the framework publishes `"default": null` beside the nullable type); or
+`"not_sent"`, a private marker `NOT_SENT` that pydantic does not validate (defaults are not
+validated), which no user writes but which tells a name left out from one sent.
+
+`user_function` writes the function itself: a real `def` compiled from ordinary Python source,
+with named parameters, their annotations and defaults (no `__signature__` laid over `**kwargs`),
+whose body hands `locals()` to the recorder. A framework reads it as it reads any user's function,
+and calls it as it calls any: what the framework passes under a parameter's name (or under an
+alias, where it passes that) is what Python binds, or refuses.
 
 A function's parameters are a closed set of names, each with a type, so a schema that says more
 than that has no signature, and `map_schema` raises `Unmappable` (the register is answered
@@ -195,7 +204,7 @@ class Mapping:
         return inspect.Signature(parameters + self._var_keyword())
 
 
-def map_schema(schema, open_root=False, nearest=False, odd_names="alias"):
+def map_schema(schema, open_root=False, nearest=False, odd_names="alias", optional="not_sent"):
     """The signature for a tool's input schema (a plain JSON value: ints, floats, no Decimal).
 
     By default a schema the table above cannot say exactly is `Unmappable`. The two options write
@@ -210,8 +219,12 @@ def map_schema(schema, open_root=False, nearest=False, odd_names="alias"):
     - `nearest`: the nearest signature to a root it cannot say: a root `anyOf`/`oneOf` of
       alternatives becomes the union of their properties, each required only where every branch
       requires it; other root assertions (`allOf`, `minProperties`, `not`, ...) are left out; a
-      property with no annotation here is `Any`. What was left out is listed in `left_out`.
+      property with no annotation here is `Any`. What was left out is listed in `left_out`;
+    - `optional="none"` (instead of `"not_sent"`): an optional property without a schema default
+      is `Optional[T]` with the default None, as the frameworks' docs write one.
     """
+    if optional not in ("none", "not_sent"):
+        raise ValueError(f"optional={optional!r}: 'none' or 'not_sent'")
     if schema is True:
         schema = {}
     if not isinstance(schema, dict):
@@ -273,6 +286,9 @@ def map_schema(schema, open_root=False, nearest=False, odd_names="alias"):
             default = default[0]  # the schema's default, as the Python default
             if default is None:
                 annotation = Optional[annotation]
+        elif optional == "none":
+            default = None
+            annotation = Optional[annotation]
         else:
             default = NOT_SENT
         if python_name != name:
@@ -283,13 +299,13 @@ def map_schema(schema, open_root=False, nearest=False, odd_names="alias"):
     return mapping
 
 
-def as_users_write_it(schema, odd_names="alias"):
+def as_users_write_it(schema, odd_names="alias", optional="not_sent"):
     """The signature a framework's user writes for `schema`, trying the forms in order: the exact
     signature where there is one, else `**kwargs` for a root open to other names and the nearest
     signature for what no signature says (`map_schema`'s `open_root` and `nearest`). Every Python
     framework adapter that maps a schema to a signature builds its tools with this, and so does its
     reproduction template. Unmappable only for a root that is no object."""
-    return map_schema(schema, open_root=True, nearest=True, odd_names=odd_names)
+    return map_schema(schema, open_root=True, nearest=True, odd_names=odd_names, optional=optional)
 
 
 def received(mapping, bound):
@@ -304,22 +320,48 @@ def received(mapping, bound):
     return out
 
 
-def recording_function(mapping, record, name, description=None):
-    """A function with the signature a user writes for the mapping (`user_signature`, annotations
-    set) whose body binds its call as Python does and hands `record` what it received
-    (`received`), returning what `record` returns."""
+def user_function(mapping, record, name, description=None, is_async=False):
+    """The function a user writes for the mapping: a `def` (`async def` with `is_async`) compiled
+    from ordinary Python source, its parameters `user_signature`'s (names, kinds, annotations,
+    defaults), its body `return record(received(mapping, locals()))`: `record` is handed what the
+    function received under the schema's names (`received`), and what it returns is returned.
+
+    The source names the function after `name` when that is a Python identifier (else `tool`);
+    its `__name__` and `__qualname__` are then `name`, the tool's name, which a framework that
+    names a tool after its function publishes. The annotations and defaults are objects, not
+    text: the source refers to them by names bound in the function's globals."""
     user_signature = mapping.user_signature()
+    namespace = {"__record": record, "__mapping": mapping, "__received": received}
+    parameters, keyword_only = [], False
+    for index, p in enumerate(user_signature.parameters.values()):
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            namespace[f"__annotation_{index}"] = p.annotation
+            parameters.append(f"**{p.name}: __annotation_{index}")
+            continue
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and not keyword_only:
+            parameters.append("*")
+            keyword_only = True
+        namespace[f"__annotation_{index}"] = p.annotation
+        text = f"{p.name}: __annotation_{index}"
+        if p.default is not inspect.Parameter.empty:
+            namespace[f"__default_{index}"] = p.default
+            text += f" = __default_{index}"
+        parameters.append(text)
+    function_name = name if isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name) else "tool"
+    source = (
+        f"{'async ' if is_async else ''}def {function_name}({', '.join(parameters)}):\n"
+        "    return __record(__received(__mapping, locals()))\n"
+    )
+    exec(compile(source, f"<tool {name}>", "exec"), namespace)  # noqa: S102 - names are identifiers (_legal)
+    function = namespace[function_name]
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = description if isinstance(description, str) else None
+    return function
 
-    def tool_function(*args, **kwargs):
-        return record(received(mapping, user_signature.bind(*args, **kwargs).arguments))
 
-    tool_function.__signature__ = user_signature
-    tool_function.__annotations__ = {p.python_name: p.annotation for p in mapping.parameters}
-    if mapping.var_keyword is not None:
-        tool_function.__annotations__[mapping.var_keyword_name] = mapping.var_keyword
-    tool_function.__name__ = tool_function.__qualname__ = name
-    tool_function.__doc__ = description if isinstance(description, str) else None
-    return tool_function
+def recording_function(mapping, record, name, description=None):
+    """`user_function`, a plain `def` (kept for the rows that call it by this name)."""
+    return user_function(mapping, record, name, description)
 
 
 def _nearest_root(schema, left_out):

@@ -35,7 +35,7 @@ def build_tool(name, description, schema, record):
     """A StructuredTool whose function calls `record(received)` with what it received (the
     schema's names, `**kwargs` spread out). Raises Unmappable, or whatever from_function raises."""
     try:
-        mapping = signature.as_users_write_it(schema, odd_names="kwargs")
+        mapping = signature.as_users_write_it(schema, odd_names="kwargs", optional="none")  # x: T | None = None
     except signature.Unmappable as why:
         raise Unmappable(str(why)) from None
     function = signature.recording_function(mapping, record, name)

@@ -43,22 +43,17 @@ PACKAGE = "mcp"
 
 # stdout carries MCP messages only; the SDK logs to stderr.
 logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="[mcp-python-over-mcp] %(name)s: %(message)s")
-# The NOT_SENT default is not JSON: pydantic leaves it out of the published schema and says so.
+# A default JSON cannot carry would be left out of the published schema, with a warning: not on stdout.
 warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
 
 
 def recording_function(name, mapping, description):
-    """The function of tool `name`, as the mcp-python row writes it: keyword parameters with the
-    mapping's signature (`Mapping.signature`), a body that records what the SDK passed (less the
-    optional parameters the call left out) and answers "ok"."""
-
-    async def tool_function(**kwargs):
-        return manifest.record(name, {k: v for k, v in kwargs.items() if v is not signature.NOT_SENT})
-
-    tool_function.__signature__ = mapping.signature()
-    tool_function.__name__ = tool_function.__qualname__ = name
-    tool_function.__doc__ = description if isinstance(description, str) else None
-    return tool_function
+    """The function of tool `name`, as the mcp-python row writes it: the function an SDK user
+    writes (the kit's `signature.user_function`, an `async def` with named, annotated parameters),
+    whose body records what it received and answers "ok"."""
+    return signature.user_function(
+        mapping, lambda received: manifest.record(name, received), name, description, is_async=True
+    )
 
 
 def build(tools):
@@ -70,7 +65,8 @@ def build(tools):
     for tool in tools:
         name, description = tool["name"], tool.get("description")
         try:
-            mapping = signature.as_users_write_it(to_plain(tool["input_schema"]))
+            # An optional parameter is written as the SDK's docs write one: `x: T | None = None`.
+            mapping = signature.as_users_write_it(to_plain(tool["input_schema"]), optional="none")
         except signature.Unmappable as why:
             unwritten[name] = f"no function signature says this schema: {why}"
             continue

@@ -61,12 +61,14 @@ from tool_conformance_adapter.received import NotJson, snapshot  # noqa: E402
 
 # stdout carries protocol lines only; the SDK logs to stderr through `logging`.
 logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="[mcp-python adapter] %(name)s: %(message)s")
-# The NOT_SENT default is not JSON: pydantic leaves it out of the published schema and says so.
+# A default JSON cannot carry would be left out of the published schema, with a warning: not on stdout.
 warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
 
 PACKAGE = "mcp"
 TRANSPORTS = ["direct", "structured", "http"]
 TIMEOUT = 4.5  # seconds for one call into the SDK: under the harness's 5 s per response
+# An optional parameter is written as the SDK's docs write one: `x: T | None = None`.
+OPTIONAL = "none"
 
 IMPLEMENTATION = protocol.Implementation(
     name=PACKAGE,
@@ -266,22 +268,18 @@ class Entry:
         self.unreadable = None  # why the last value received could not be reported
 
     def function(self):
-        entry = self
+        """The function an SDK user writes for the tool (the kit's `signature.user_function`: an
+        `async def` with named, annotated parameters), whose body records what it received."""
 
-        async def tool_function(**kwargs):
-            # The recording handler: what the SDK passed, less the parameters the call left out.
+        def record(received):
             try:
-                entry.calls.append(snapshot({k: v for k, v in kwargs.items() if v is not signature.NOT_SENT}))
+                self.calls.append(snapshot(received))
             except NotJson as why:
-                entry.calls.append(None)
-                entry.unreadable = str(why)
+                self.calls.append(None)
+                self.unreadable = str(why)
             return "ok"
 
-        tool_function.__signature__ = self.mapping.signature()
-        tool_function.__name__ = self.name
-        tool_function.__qualname__ = self.name
-        tool_function.__doc__ = None
-        return tool_function
+        return signature.user_function(self.mapping, record, self.name, is_async=True)
 
     def names(self):
         return [p.name for p in self.mapping.parameters]
@@ -310,7 +308,7 @@ class Registry:
         # The schema as plain JSON values (the request's numbers are Decimal).
         schema = pydantic_core.from_json(dumps(tool["input_schema"]))
         try:
-            mapping = signature.as_users_write_it(schema)
+            mapping = signature.as_users_write_it(schema, optional=OPTIONAL)
         except signature.Unmappable as why:
             raise protocol.Unsupported(f"no function signature says this schema: {why}") from None
         entry = Entry(name, mapping)

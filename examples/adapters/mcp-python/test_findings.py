@@ -322,10 +322,28 @@ class Protocol(unittest.TestCase):
         )
         return [json.loads(line) for line in done.stdout.splitlines()]
 
+    def test_a_name_no_parameter_can_have_fails_every_call(self):
+        """A property `a.b` is a parameter with `Field(alias="a.b")`, as pydantic lets a user name
+        one; the SDK validates the call under the alias and then calls the function with the alias
+        as the keyword (`model_dump_one_level`), which no Python function takes: every call of the
+        tool errors, the ones that leave `a.b` out too."""
+        schema = {"type": "object", "properties": {"title": {"type": "string"}, "a.b": {"type": "integer"}}}
+        answers = self.exchange(
+            {"cmd": "start", "protocol": 1},
+            {"cmd": "register", "tools": [{"name": "t", "input_schema": schema}]},
+            {"cmd": "invoke", "tool": "t", "transport": "direct", "arguments": {"title": "x", "a.b": 1}},
+            {"cmd": "invoke", "tool": "t", "transport": "structured", "arguments": {"title": "x"}},
+            {"cmd": "stop"},
+        )
+        for answer in answers[2:4]:
+            self.assertEqual(answer["outcome"], "rejected")
+            self.assertEqual(answer["handler_calls"], 0)
+            self.assertIn("Error executing tool t", answer["error"]["message"])
+
     def test_a_session(self):
         schema = {
             "type": "object",
-            "properties": {"title": {"type": "string"}, "tags": {"type": "array"}, "a.b": {"type": "integer"}},
+            "properties": {"title": {"type": "string"}, "tags": {"type": "array"}, "n": {"type": "integer"}},
             "required": ["title"],
         }
         answers = self.exchange(
@@ -337,8 +355,8 @@ class Protocol(unittest.TestCase):
                 "transport": "direct",
                 "arguments": {"title": "&lt;", "tags": "[1]", "x": 1},
             },
-            {"cmd": "invoke", "tool": "t", "transport": "structured", "arguments": {"a.b": 12345678901234567890123}},
-            {"cmd": "invoke", "tool": "t", "transport": "http", "arguments": {"title": "t", "a.b": "7"}},
+            {"cmd": "invoke", "tool": "t", "transport": "structured", "arguments": {"n": 12345678901234567890123}},
+            {"cmd": "invoke", "tool": "t", "transport": "http", "arguments": {"title": "t", "n": "7"}},
             {"cmd": "describe", "tool": "t", "view": "get_api_spec"},
             {
                 "cmd": "normalize",
@@ -351,15 +369,18 @@ class Protocol(unittest.TestCase):
         self.assertEqual(answers[0]["implementation"]["name"], "mcp")
         self.assertEqual(
             answers[2],
-            {"seq": 2, "outcome": "executed", "handler_calls": 1, "received": {"title": "&lt;", "tags": [1]}},
+            {"seq": 2, "outcome": "executed", "handler_calls": 1, "received": {"title": "&lt;", "tags": [1], "n": None}},
         )
+        # `tags: list | None = None`, as users write an optional parameter: the SDK passes every
+        # parameter, so the function receives None for the names the call left out.
         self.assertEqual(
-            answers[4], {"seq": 4, "outcome": "executed", "handler_calls": 1, "received": {"title": "t", "a.b": 7}}
+            answers[4],
+            {"seq": 4, "outcome": "executed", "handler_calls": 1, "received": {"title": "t", "tags": None, "n": 7}},
         )
         self.assertEqual(answers[3]["outcome"], "rejected")
         self.assertEqual(answers[3]["error"]["problems"][0]["kind"], "missing_required")
         self.assertEqual(answers[3]["error"]["problems"][0]["field"], "title")
-        self.assertEqual(answers[5]["input_schema"]["properties"]["a.b"]["type"], "integer")
+        self.assertEqual(answers[5]["input_schema"]["properties"]["n"]["anyOf"], [{"type": "integer"}, {"type": "null"}])
         # Optional[str]: the pre-parse decodes the text and validation refuses the list in the same
         # step, so no tool ran: normalize answers rejected with the SDK's error (never the
         # pre-parse's output), its problems read from the pydantic ValidationError.

@@ -49,7 +49,7 @@ def build_tool(name, description, schema, record, strict="default"):
     (`**kwargs` spread out, optional names the call left out not among them). Raises Unmappable,
     or the SDK's own error when it refuses the function."""
     try:
-        mapping = signature.as_users_write_it(schema)
+        mapping = signature.as_users_write_it(schema, optional="none")  # x: T | None = None
     except signature.Unmappable as why:
         raise Unmappable(str(why)) from None
     tool_function = signature.recording_function(mapping, record, name, description)

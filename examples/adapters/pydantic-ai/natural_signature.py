@@ -21,7 +21,6 @@ A schema whose root is no object schema has no signature (a function's arguments
 """
 
 import copy
-import inspect
 import os
 import sys
 from typing import Any
@@ -74,11 +73,14 @@ def _nearest(schema, notes):
     return schema
 
 
-def function_for(schema, record):
-    """The function a pydantic-ai user writes for a tool with this input schema: its signature
-    says the schema (see the module's doc), and its body hands `record` what it received as a
-    dict keyed by the schema's names (the parameters the call left out not included). Returns
-    (function, notes): notes say which natural form beyond the plain signature was taken."""
+def function_for(schema, record, optional="not_sent"):
+    """The function a pydantic-ai user writes for a tool with this input schema: a real `def`
+    (the kit's `signature.user_function`) whose signature says the schema (see the module's doc),
+    and whose body hands `record` what it received as a dict keyed by the schema's names.
+    `optional` is how an optional parameter without a schema default is written (`"none"`:
+    `x: T | None = None`, as the frameworks' docs write one; `"not_sent"`: the kit's private
+    marker, left out of what is recorded). Returns (function, notes): notes say which natural form
+    beyond the plain signature was taken."""
     notes = []
     if schema is True:
         schema = {}
@@ -95,7 +97,7 @@ def function_for(schema, record):
         notes.append("patternProperties: **kwargs: Any")
     for _ in range(len(schema.get("properties") or {}) + 1):
         try:
-            mapping = signature.map_schema(schema)
+            mapping = signature.map_schema(schema, optional=optional)
             break
         except signature.Unmappable as why:
             text = str(why)
@@ -107,23 +109,5 @@ def function_for(schema, record):
     else:  # pragma: no cover - every property loosened already
         raise NoSignature("no signature after loosening every property")
 
-    parameters = list(mapping.user_signature().parameters.values())
-    if kwargs_annotation is not None:
-        parameters.append(inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD, annotation=kwargs_annotation))
-    signature_ = inspect.Signature(parameters)
-    names = {p.python_name: p.name for p in mapping.parameters}
-
-    def tool_function(*args, **kwargs):
-        bound = signature_.bind(*args, **kwargs).arguments
-        received = {}
-        for python_name, value in bound.items():
-            if python_name == "kwargs" and kwargs_annotation is not None:
-                received.update(value)
-            elif value is not NOT_SENT:
-                received[names.get(python_name, python_name)] = value
-        return record(received)
-
-    tool_function.__signature__ = signature_
-    tool_function.__annotations__ = {p.name: p.annotation for p in parameters}
-    tool_function.__doc__ = None
-    return tool_function, notes
+    mapping.var_keyword = kwargs_annotation
+    return signature.user_function(mapping, record, "tool"), notes

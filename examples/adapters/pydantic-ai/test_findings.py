@@ -43,7 +43,8 @@ class Findings(unittest.TestCase):
 
     def test_character_references_reach_the_tool_undecoded(self):
         received, _ = call(MAIL, {"to": "Ember &amp;amp; Oak"})
-        self.assertEqual(received, [{"to": "Ember &amp;amp; Oak"}])
+        # `subject: str | None = None`, as users write an optional parameter: the tool gets None for it.
+        self.assertEqual(received, [{"to": "Ember &amp;amp; Oak", "subject": None}])
 
     def test_json_text_for_an_array_is_refused_as_the_wrong_type(self):
         schema = {"type": "object", "properties": {"ids": {"type": "array", "items": {"type": "integer"}}}}
@@ -57,7 +58,7 @@ class Findings(unittest.TestCase):
 
     def test_an_open_root_is_kwargs_validated_by_its_annotation(self):
         schema = dict(MAIL, additionalProperties={"type": "integer"})
-        self.assertEqual(call(schema, {"to": "a", "hits": 3})[0], [{"to": "a", "hits": 3}])
+        self.assertEqual(call(schema, {"to": "a", "hits": 3})[0], [{"to": "a", "subject": None, "hits": 3}])
         received, returned = call(schema, {"to": "a", "hits": [1]})
         self.assertEqual(received, [])
         self.assertEqual(returned.content[0]["loc"], ["hits"])
@@ -68,8 +69,12 @@ class Findings(unittest.TestCase):
 
     def test_a_root_anyof_is_the_nearest_signature_and_is_not_enforced(self):
         schema = {"type": "object", "properties": {"a": {"type": "string"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}
-        self.assertEqual(call(schema, {})[0], [{}])
-        self.assertEqual(call(schema, {"b": 1})[0], [{"b": 1}])
+        self.assertEqual(call(schema, {})[0], [{"a": None, "b": None}])
+        self.assertEqual(call(schema, {"b": 1})[0], [{"a": None, "b": 1}])
+
+    def test_an_optional_parameter_written_as_users_write_it_takes_null(self):
+        received, _ = call(MAIL, {"to": "a", "subject": None})
+        self.assertEqual(received, [{"to": "a", "subject": None}])
 
     def test_the_adapter_answers_over_stdio(self):
         requests = [

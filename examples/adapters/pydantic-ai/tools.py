@@ -37,10 +37,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from natural_signature import NOT_SENT, NoSignature, function_for  # noqa: E402,F401
 
 
+# An optional parameter without a schema default is written as pydantic-ai's users write one:
+# `x: T | None = None`.
+OPTIONAL = "none"
+
+
 def make_tool(name, description, schema, record):
     """`Tool(function, name=..., description=...)` for the schema; NoSignature or pydantic-ai's
     own error when there is none."""
-    function, notes = function_for(schema, record)
+    function, notes = function_for(schema, record, optional=OPTIONAL)
     function.__name__ = function.__qualname__ = name
     return Tool(function, name=name, description=description or name), notes
 
