@@ -220,6 +220,43 @@ pub struct RunConfig {
     pub validate_protocol: bool,
     /// Keep every exchange, to print them (`--transcript`).
     pub transcript: bool,
+    /// What an MCP route is told beyond the route: headers, tool names, the upstream's address,
+    /// the wait for a gateway still starting.
+    pub mcp: McpOptions,
+    /// What the reports call the implementation, whatever it calls itself (`--name`, `--version`).
+    pub identity: Identity,
+}
+
+/// The name and version a report gives the implementation instead of its own answer (one that is
+/// missing, borrowed from what it forwards to, or random from run to run). The report keeps what it
+/// answered beside them ([`Implementation::answered`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Identity {
+    /// Its name (`--name`).
+    pub name: Option<String>,
+    /// Its version (`--version`).
+    pub version: Option<String>,
+}
+
+impl Identity {
+    /// `implementation` named as this identity says; unchanged when it says nothing. What the
+    /// implementation answered is kept in [`Implementation::answered`] when it differs.
+    pub fn apply(&self, mut implementation: Implementation) -> Implementation {
+        if self.name.is_none() && self.version.is_none() {
+            return implementation;
+        }
+        let answered = Answered { name: implementation.name.clone(), version: implementation.version.clone() };
+        if let Some(name) = &self.name {
+            implementation.name = name.clone();
+        }
+        if let Some(version) = &self.version {
+            implementation.version = version.clone();
+        }
+        if answered.name != implementation.name || answered.version != implementation.version {
+            implementation.answered.get_or_insert(answered);
+        }
+        implementation
+    }
 }
 
 impl Default for RunConfig {
@@ -234,11 +271,16 @@ impl Default for RunConfig {
             limits: Limits::default(),
             validate_protocol: false,
             transcript: false,
+            mcp: McpOptions::default(),
+            identity: Identity::default(),
         }
     }
 }
 
-pub use crate::peer::spec::{CommandLine, ConfigError, HttpUrl, Limits, TargetSpec, parse_duration};
+pub use crate::peer::spec::{
+    CommandLine, ConfigError, Header, HttpUrl, Limits, McpOptions, TargetSpec, ToolNameTemplate, parse_duration,
+};
+use crate::peer::{Answered, Implementation};
 
 #[cfg(test)]
 mod tests {

@@ -37,6 +37,8 @@ fn fixed_report() -> Report {
         homepage: None,
         rules: vec!["RT-TOOL-8".into()],
         transports: vec![Transport::Direct, Transport::Http],
+        tool_name: None,
+        answered: None,
     };
     let cases = vec![
         outcome("RT-TOOL-8/a/passes", Level::Required, &["RT-TOOL-8.2"], Status::Pass),
