@@ -84,6 +84,7 @@ modules! {
     html5lib,
     html_chromium,
     mcp_gateway,
+    mcp_gateway_url,
     mcp,
     mcp_upstream,
     packaging,
