@@ -13,7 +13,8 @@ use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::peer::mcp::McpRoute;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{
-    CommandLine, ConfigError, CorpusSource, HttpUrl, Limits, RunConfig, Selection, TargetSpec,
+    CommandLine, ConfigError, CorpusSource, Header, HttpUrl, Identity, Limits, McpOptions, RunConfig, Selection,
+    TargetSpec, ToolNameTemplate,
 };
 use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
@@ -288,8 +289,21 @@ struct RunArgs {
     /// each failure's diff.
     #[arg(long, conflicts_with = "full")]
     compact: bool,
+    /// (run only) What the reports call the implementation, whatever it answers (an MCP server's
+    /// serverInfo that is missing, its upstream's, or random from run to run); the report keeps
+    /// what it answered beside it.
+    #[arg(long, value_name = "NAME", value_parser = non_empty)]
+    name: Option<String>,
+    /// (run only) The version the reports give the implementation, whatever it answers.
+    #[arg(long = "version", value_name = "VERSION", value_parser = non_empty)]
+    implementation_version: Option<String>,
     #[command(flatten)]
     target: TargetArgs,
+}
+
+/// A value that is not empty or blank.
+fn non_empty(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() { Err("the value is empty".into()) } else { Ok(text.to_string()) }
 }
 
 impl CorpusArgs {
@@ -320,6 +334,8 @@ impl RunArgs {
             limits: self.target.reach.limits()?,
             validate_protocol: self.target.validate_protocol,
             transcript: self.target.transcript || self.full,
+            mcp: self.target.mcp.options(&self.target.spec()?)?,
+            identity: Identity { name: self.name.clone(), version: self.implementation_version.clone() },
         })
     }
 }
@@ -671,9 +687,65 @@ struct McpArgs {
     /// reads the record of an upstream started by hand (`tool-conformance mcp-upstream`).
     #[arg(long, value_name = "URL")]
     mcp_gateway_url: Option<String>,
+    /// (run only) Start the harness's upstream for --mcp-gateway-url on this loopback ADDR
+    /// (HOST:PORT, or PORT on 127.0.0.1), so that a gateway configured with it beforehand is tested
+    /// in one command; its URL is http://ADDR/mcp.
+    #[arg(long, value_name = "ADDR", requires = "mcp_gateway_url", conflicts_with = "mcp_record")]
+    mcp_upstream_listen: Option<String>,
+    /// (run only) Keep trying initialize, every 200 ms, for at most this long (e.g. 30 or 30s) while
+    /// the --mcp-server-url or --mcp-gateway-url implementation is still starting.
+    #[arg(long, value_name = "SECONDS")]
+    wait: Option<String>,
+    /// (run only) Send this header with every request of --mcp-server-url or --mcp-gateway-url
+    /// (repeatable). 'NAME: env:VARIABLE' reads the value from the environment; the value is
+    /// never printed or written to a report.
+    #[arg(long, value_name = "'NAME: VALUE'")]
+    mcp_header: Vec<String>,
+    /// (run only) The name the implementation publishes each tool under, with {name} (once) for
+    /// the suite's name, e.g. up_{name} or {name}@upstream: tools are listed, read and called by it.
+    #[arg(long, value_name = "TEMPLATE")]
+    mcp_tool_name: Option<String>,
 }
 
 impl McpArgs {
+    /// The options of the MCP route `spec` names, checked against it (none without a route).
+    fn options(&self, spec: &TargetSpec) -> Result<McpOptions> {
+        let route = match spec {
+            TargetSpec::Mcp(route) => route,
+            _ => {
+                let given = [
+                    ("--mcp-upstream-listen", self.mcp_upstream_listen.is_some()),
+                    ("--wait", self.wait.is_some()),
+                    ("--mcp-header", !self.mcp_header.is_empty()),
+                    ("--mcp-tool-name", self.mcp_tool_name.is_some()),
+                ];
+                if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
+                    anyhow::bail!("{flag} goes with an MCP route (--mcp-server, --mcp-gateway, …)");
+                }
+                return Ok(McpOptions::default());
+            }
+        };
+        let headers = self
+            .mcp_header
+            .iter()
+            .map(|text| Header::parse(text, |variable| std::env::var(variable).ok()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let upstream_listen = match &self.mcp_upstream_listen {
+            Some(text) => Some(
+                serve::http::bind_address(text).map_err(|e| anyhow::anyhow!("--mcp-upstream-listen {text:?}: {e}"))?,
+            ),
+            None => None,
+        };
+        let wait = match &self.wait {
+            Some(text) => Some(tool_conformance::run::config::parse_duration(text).context("--wait")?),
+            None => None,
+        };
+        let tool_name = self.mcp_tool_name.as_deref().map(ToolNameTemplate::parse).transpose()?;
+        let options = McpOptions { headers, tool_name, upstream_listen, wait };
+        options.check(route)?;
+        Ok(options)
+    }
+
     /// The MCP route asked for, if any.
     fn route(&self) -> Result<Option<McpRoute>> {
         // The library's errors name --stdio and --http: said here under the flag given.

@@ -39,6 +39,22 @@ pub struct Implementation {
     pub rules: Vec<String>,
     /// The transports it claims; calls on other transports are skipped.
     pub transports: Vec<Transport>,
+    /// The template its tools were published and called under (`--mcp-tool-name`; `{name}` is
+    /// the suite's name), when not the suite's names themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// What it called itself, when the run names it otherwise (`--name`, `--version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered: Option<Answered>,
+}
+
+/// The name and version an implementation gave itself, kept when a run names it otherwise.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answered {
+    /// The name it answered.
+    pub name: String,
+    /// The version it answered (empty when none).
+    pub version: String,
 }
 
 impl Implementation {
@@ -58,6 +74,8 @@ impl Implementation {
             homepage: None,
             rules: Vec::new(),
             transports: Vec::new(),
+            tool_name: None,
+            answered: None,
         }
     }
 }

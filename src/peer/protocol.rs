@@ -297,6 +297,8 @@ impl Answer {
                     homepage: implementation.homepage.map(|t| t.0),
                     rules: rules.0,
                     transports: transports.0,
+                    tool_name: None,
+                    answered: None,
                 })
             }
             Command::Normalize if object.contains_key("rejected") => {
@@ -976,6 +978,8 @@ mod tests {
                     homepage: None,
                     rules: vec!["RT-TOOL-8".into()],
                     transports: vec![Transport::Direct],
+                    tool_name: None,
+                    answered: None,
                 }),
             ),
             (Command::Normalize, Answer::Normalized(json!({"a": 1}))),

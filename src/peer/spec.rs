@@ -101,6 +101,152 @@ impl McpRoute {
     }
 }
 
+/// What the MCP routes are told beyond the route itself: headers for a URL route, the names the
+/// tools are published under, where the harness's upstream listens, and how long a gateway that is
+/// still starting is waited for. Checked against the route by [`McpOptions::check`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct McpOptions {
+    /// Sent with every HTTP request of a URL route (`--mcp-header`).
+    pub headers: Vec<Header>,
+    /// The names the implementation publishes the tools under (`--mcp-tool-name`); the suite's own
+    /// names when `None`.
+    pub tool_name: Option<ToolNameTemplate>,
+    /// The loopback address the harness's upstream listens on, for a gateway configured with it
+    /// beforehand (`--mcp-upstream-listen`); a free port when `None`.
+    pub upstream_listen: Option<std::net::SocketAddr>,
+    /// How long `initialize` is tried again while a URL route's implementation is still starting
+    /// (`--wait`); tried once when `None`.
+    pub wait: Option<std::time::Duration>,
+}
+
+impl McpOptions {
+    /// Checks that each option given applies to `route`.
+    pub fn check(&self, route: &McpRoute) -> Result<(), ConfigError> {
+        let url = matches!(route, McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { .. });
+        if !self.headers.is_empty() && !url {
+            return Err(ConfigError::McpOption("--mcp-header", "a URL route (--mcp-server-url, --mcp-gateway-url)"));
+        }
+        if self.wait.is_some() && !url {
+            return Err(ConfigError::McpOption("--wait", "a URL route (--mcp-server-url, --mcp-gateway-url)"));
+        }
+        if let Some(address) = self.upstream_listen {
+            if !matches!(route, McpRoute::GatewayUrl { record: None, .. }) {
+                return Err(ConfigError::McpOption(
+                    "--mcp-upstream-listen",
+                    "--mcp-gateway-url without --mcp-record (the harness starts the upstream)",
+                ));
+            }
+            if !address.ip().is_loopback() {
+                return Err(ConfigError::NotLoopback(address.to_string()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The names an implementation publishes the suite's tools under: a text with `{name}` once,
+/// which stands for the suite's name (`up_{name}`, `{name}@upstream`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolNameTemplate(String);
+
+impl ToolNameTemplate {
+    /// Checks `text`: `{name}` exactly once.
+    pub fn parse(text: &str) -> Result<ToolNameTemplate, ConfigError> {
+        match text.matches("{name}").count() {
+            1 => Ok(ToolNameTemplate(text.to_string())),
+            n => Err(ConfigError::BadToolName(text.to_string(), n)),
+        }
+    }
+
+    /// The published name of the suite's tool `name`.
+    pub fn apply(&self, name: &str) -> String {
+        self.0.replacen("{name}", name, 1)
+    }
+
+    /// The template as given.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The headers the harness's MCP client sets itself, which `--mcp-header` may not.
+const OWN_HEADERS: [&str; 7] =
+    ["accept", "content-type", "content-length", "host", "transfer-encoding", "mcp-session-id", "mcp-protocol-version"];
+
+/// An HTTP header sent with every request of a URL route. Its value is a secret (a bearer token,
+/// an API key): it is never printed, its `Debug` included, and the MCP target hides it wherever
+/// it would show text the implementation sent back.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Header {
+    name: String,
+    value: String,
+}
+
+impl std::fmt::Debug for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Header({}: [hidden])", self.name)
+    }
+}
+
+impl Header {
+    /// Reads `NAME: VALUE`, or `NAME: env:VARIABLE` whose value `env` looks up (so that the secret
+    /// is on no command line). An error names the header, never its value.
+    pub fn parse(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Header, ConfigError> {
+        let Some((name, value)) = text.split_once(':') else {
+            return Err(ConfigError::BadHeader(
+                "(no name)".into(),
+                "write NAME: VALUE, or NAME: env:VARIABLE to read the value from the environment".into(),
+            ));
+        };
+        let name = name.trim();
+        let value = value.trim_matches([' ', '\t']);
+        let value = match value.strip_prefix("env:") {
+            Some(variable) => env(variable).ok_or_else(|| {
+                ConfigError::BadHeader(name.to_string(), format!("the environment variable {variable} is not set"))
+            })?,
+            None => value.to_string(),
+        };
+        Header::new(name, &value)
+    }
+
+    /// A header of `name` and `value`, checked: the name an HTTP token the client does not set
+    /// itself, the value without line breaks or other control characters.
+    pub fn new(name: &str, value: &str) -> Result<Header, ConfigError> {
+        let bad = |why: &str| ConfigError::BadHeader(name.to_string(), why.to_string());
+        let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+        if name.is_empty() || !name.chars().all(token) {
+            let shown = if name.chars().all(|c| c.is_ascii_graphic() || c == ' ') { name } else { "(not text)" };
+            return Err(ConfigError::BadHeader(
+                shown.to_string(),
+                "the name is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)".into(),
+            ));
+        }
+        if OWN_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+            return Err(bad("the harness sets this header itself"));
+        }
+        if value.contains(['\r', '\n']) {
+            return Err(bad("the value holds a line break (CR or LF)"));
+        }
+        if value.chars().any(|c| c.is_control() && c != '\t') {
+            return Err(bad("the value holds a control character"));
+        }
+        if value.trim().is_empty() {
+            return Err(bad("the value is empty"));
+        }
+        Ok(Header { name: name.to_string(), value: value.to_string() })
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its value (a secret: not to be printed).
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+}
+
 /// A command line, split into words as a POSIX shell splits them (quotes and backslashes work;
 /// nothing is expanded: no variables, globs, pipes or redirections), to be run without a shell.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -244,4 +390,16 @@ pub enum ConfigError {
          (a run is one implementation process)"
     )]
     McpJobs(&'static str),
+    /// An MCP option given with a route it does not apply to: the option, and the routes it does.
+    #[error("{0} goes with {1}")]
+    McpOption(&'static str, &'static str),
+    /// A listen address that is not loopback.
+    #[error("--mcp-upstream-listen {0}: not a loopback address (the recording upstream serves loopback only)")]
+    NotLoopback(String),
+    /// A `--mcp-tool-name` template without `{name}` exactly once: the template and the count.
+    #[error("--mcp-tool-name {0:?}: the template must hold {{name}} exactly once ({1} found), e.g. up_{{name}}")]
+    BadToolName(String, usize),
+    /// A `--mcp-header` that cannot be sent: the header's name (never its value) and why.
+    #[error("--mcp-header {0}: {1}")]
+    BadHeader(String, String),
 }

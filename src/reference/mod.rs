@@ -53,6 +53,8 @@ impl Target for Reference {
             homepage: None,
             rules: vec!["RT-TOOL-8".into(), "PLAT-162".into()],
             transports: Transport::ALL.to_vec(),
+            tool_name: None,
+            answered: None,
         })
     }
 

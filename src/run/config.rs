@@ -220,6 +220,43 @@ pub struct RunConfig {
     pub validate_protocol: bool,
     /// Keep every exchange, to print them (`--transcript`).
     pub transcript: bool,
+    /// What an MCP route is told beyond the route: headers, tool names, the upstream's address,
+    /// the wait for a gateway still starting.
+    pub mcp: McpOptions,
+    /// What the reports call the implementation, whatever it calls itself (`--name`, `--version`).
+    pub identity: Identity,
+}
+
+/// The name and version a report gives the implementation instead of its own answer (one that is
+/// missing, borrowed from what it forwards to, or random from run to run). The report keeps what it
+/// answered beside them ([`Implementation::answered`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Identity {
+    /// Its name (`--name`).
+    pub name: Option<String>,
+    /// Its version (`--version`).
+    pub version: Option<String>,
+}
+
+impl Identity {
+    /// `implementation` named as this identity says; unchanged when it says nothing. What the
+    /// implementation answered is kept in [`Implementation::answered`] when it differs.
+    pub fn apply(&self, mut implementation: Implementation) -> Implementation {
+        if self.name.is_none() && self.version.is_none() {
+            return implementation;
+        }
+        let answered = Answered { name: implementation.name.clone(), version: implementation.version.clone() };
+        if let Some(name) = &self.name {
+            implementation.name = name.clone();
+        }
+        if let Some(version) = &self.version {
+            implementation.version = version.clone();
+        }
+        if answered.name != implementation.name || answered.version != implementation.version {
+            implementation.answered.get_or_insert(answered);
+        }
+        implementation
+    }
 }
 
 impl Default for RunConfig {
@@ -234,11 +271,16 @@ impl Default for RunConfig {
             limits: Limits::default(),
             validate_protocol: false,
             transcript: false,
+            mcp: McpOptions::default(),
+            identity: Identity::default(),
         }
     }
 }
 
-pub use crate::peer::spec::{CommandLine, ConfigError, HttpUrl, Limits, TargetSpec, parse_duration};
+pub use crate::peer::spec::{
+    CommandLine, ConfigError, Header, HttpUrl, Limits, McpOptions, TargetSpec, ToolNameTemplate, parse_duration,
+};
+use crate::peer::{Answered, Implementation};
 
 #[cfg(test)]
 mod tests {
@@ -254,6 +296,66 @@ mod tests {
         assert!(CommandLine::parse("python3 'open").is_err());
         let line = CommandLine::parse("echo $HOME *.py").unwrap();
         assert_eq!(line.args(), ["$HOME", "*.py"]);
+    }
+
+    #[test]
+    fn headers_are_checked_and_never_shown() {
+        let env = |variable: &str| (variable == "TOKEN").then(|| "Bearer s3cret".to_string());
+        let header = Header::parse("Authorization: env:TOKEN", env).unwrap();
+        assert_eq!((header.name(), header.value()), ("Authorization", "Bearer s3cret"));
+        assert_eq!(format!("{header:?}"), "Header(Authorization: [hidden])");
+        assert_eq!(Header::parse("X-Key:  abc ", env).unwrap().value(), "abc");
+        let error = |text: &str| Header::parse(text, env).unwrap_err().to_string();
+        assert_eq!(
+            error("Authorization: env:NOPE"),
+            "--mcp-header Authorization: the environment variable NOPE is not set"
+        );
+        assert!(error("X-Key: a\rb").starts_with("--mcp-header X-Key: the value holds a line break"));
+        assert!(error("X-Key: a\u{1}b").starts_with("--mcp-header X-Key: the value holds a control character"));
+        assert!(error("Bad Name: v").contains("not an HTTP header name"));
+        assert!(error("Accept: */*").contains("the harness sets this header itself"));
+        assert!(error("no colon s3cret").starts_with("--mcp-header (no name)"));
+        let newline = Header::new("X-Key", "s3cret\nX: y").unwrap_err().to_string();
+        assert!(!newline.contains("s3cret"), "{newline}");
+    }
+
+    #[test]
+    fn tool_name_templates_hold_name_once() {
+        assert_eq!(ToolNameTemplate::parse("up_{name}").unwrap().apply("t"), "up_t");
+        assert_eq!(ToolNameTemplate::parse("{name}@upstream").unwrap().apply("a{name}"), "a{name}@upstream");
+        assert_eq!(ToolNameTemplate::parse("up").unwrap_err(), ConfigError::BadToolName("up".into(), 0));
+        assert!(ToolNameTemplate::parse("{name}{name}").is_err());
+    }
+
+    #[test]
+    fn mcp_options_go_with_their_routes() {
+        use crate::peer::spec::McpRoute;
+        let url = HttpUrl::parse("http://127.0.0.1:9/mcp").unwrap();
+        let gateway = McpRoute::GatewayUrl { url: url.clone(), record: None };
+        let by_hand = McpRoute::GatewayUrl { url, record: Some("r".into()) };
+        let stdio = McpRoute::Gateway(CommandLine::parse("gw").unwrap());
+        let listen =
+            |address: &str| McpOptions { upstream_listen: Some(address.parse().unwrap()), ..McpOptions::default() };
+        assert_eq!(listen("127.0.0.1:9100").check(&gateway), Ok(()));
+        assert_eq!(listen("[::1]:9100").check(&gateway), Ok(()));
+        assert_eq!(listen("10.0.0.1:9100").check(&gateway), Err(ConfigError::NotLoopback("10.0.0.1:9100".into())));
+        assert!(listen("127.0.0.1:9100").check(&by_hand).is_err());
+        assert!(listen("127.0.0.1:9100").check(&stdio).is_err());
+        let header = McpOptions { headers: vec![Header::new("A", "b").unwrap()], ..McpOptions::default() };
+        assert_eq!((header.check(&by_hand), header.check(&stdio).is_err()), (Ok(()), true));
+        let wait = McpOptions { wait: Some(Duration::from_secs(1)), ..McpOptions::default() };
+        assert!(wait.check(&stdio).is_err() && wait.check(&gateway).is_ok());
+    }
+
+    #[test]
+    fn an_identity_names_the_implementation_and_keeps_its_answer() {
+        let answered = Implementation { name: "FastMCPProxy-1ab8".into(), ..Implementation::not_started() };
+        assert_eq!(Identity::default().apply(answered.clone()), answered);
+        let named = Identity { name: Some("proxy".into()), version: Some("2".into()) }.apply(answered);
+        assert_eq!((named.name.as_str(), named.version.as_str()), ("proxy", "2"));
+        assert_eq!(named.answered, Some(Answered { name: "FastMCPProxy-1ab8".into(), version: String::new() }));
+        let same = Identity { name: Some("proxy".into()), version: None }.apply(named.clone());
+        assert_eq!(same.answered, named.answered, "the first answer is kept");
     }
 
     #[test]

@@ -78,7 +78,8 @@ pub fn instances(config: &RunConfig, corpus: &Corpus) -> Result<Vec<Instance>, S
         let log = if config.transcript { WireLog::recording() } else { WireLog::new() };
         let manifest = Manifest::of(corpus.cases.iter().filter(|c| config.selection.matches(c)));
         let rules = corpus.catalog.rules.iter().map(|r| r.id.clone()).collect();
-        let target = McpTarget::new(route.clone(), manifest, rules, config.limits.clone(), log.clone());
+        let target = McpTarget::new(route.clone(), manifest, rules, config.limits.clone(), log.clone())
+            .with_options(config.mcp.clone());
         return Ok(vec![Instance::new(Box::new(target), Some(log))]);
     }
     let count = config.target.count(config.jobs);
@@ -155,7 +156,9 @@ pub fn run_with_progress(
     progress: &(dyn Fn(&Outcome) + Sync),
 ) -> Result<Ran, SchemaError> {
     let cases: Vec<&Case> = corpus.cases.iter().filter(|c| config.selection.matches(c)).collect();
-    Ok(run_cases_with_progress(&cases, instances(config, corpus)?, config.transcript, progress))
+    let mut ran = run_cases_with_progress(&cases, instances(config, corpus)?, config.transcript, progress);
+    ran.run.implementation = config.identity.apply(ran.run.implementation);
+    Ok(ran)
 }
 
 /// What one instance's thread hands back.

@@ -87,6 +87,7 @@ modules! {
     html_chromium,
     mcp_gateway,
     mcp_interrupted,
+    mcp_gateway_url,
     mcp,
     mcp_upstream,
     packaging,

@@ -50,6 +50,8 @@ fn fixed_report() -> Report {
         homepage: None,
         rules: vec!["RT-TOOL-8".into()],
         transports: vec![Transport::Direct, Transport::Http],
+        tool_name: None,
+        answered: None,
     };
     let cases = vec![
         checked(

@@ -61,12 +61,28 @@ pub(crate) struct HttpSession {
     agent: Option<ureq::Agent>,
     session: Option<String>,
     protocol: Option<String>,
+    /// Sent with every request (`--mcp-header`), name and value.
+    headers: Vec<(String, String)>,
 }
 
 impl HttpSession {
     /// A session with the server at `url`, reading at most `max_body` bytes of a response.
     pub(crate) fn new(url: HttpUrl, max_body: usize) -> HttpSession {
-        HttpSession { url, max_body, agent: None, session: None, protocol: None }
+        HttpSession { url, max_body, agent: None, session: None, protocol: None, headers: Vec::new() }
+    }
+
+    /// The same session, sending `headers` (name, value) with every request.
+    pub(crate) fn with_headers(mut self, headers: Vec<(String, String)>) -> HttpSession {
+        self.headers = headers;
+        self
+    }
+
+    /// `request` with the session's own headers.
+    fn headed<B>(&self, mut request: ureq::RequestBuilder<B>) -> ureq::RequestBuilder<B> {
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
+        }
+        request
     }
 }
 
@@ -82,12 +98,29 @@ pub(crate) struct Client {
     /// How messages name the server, when not by its channel (a command line whose words hold
     /// what changes from one run to the next, such as a port).
     pub label: Option<String>,
+    /// Texts never recorded or quoted (the values of `--mcp-header`), each replaced by
+    /// [`HIDDEN`] wherever an exchange or a trouble would show it.
+    pub secrets: Vec<String>,
+}
+
+/// What stands for a secret in what is recorded and quoted.
+pub(crate) const HIDDEN: &str = "[hidden]";
+
+/// `text` with every secret replaced by [`HIDDEN`].
+pub(crate) fn hide(text: &str, secrets: &[String]) -> String {
+    let mut text = text.to_string();
+    for secret in secrets.iter().filter(|s| !s.is_empty()) {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), HIDDEN);
+        }
+    }
+    text
 }
 
 impl Client {
     /// A client over `wire`, recording its exchanges into `log`.
     pub(crate) fn new(wire: Wire, log: WireLog) -> Client {
-        Client { wire, next_id: 0, base: 0, log, quiet: false, label: None }
+        Client { wire, next_id: 0, base: 0, log, quiet: false, label: None, secrets: Vec::new() }
     }
 
     /// Starts the server's process (or forgets the last HTTP session).
@@ -118,13 +151,8 @@ impl Client {
             Wire::Stdio(channel) => channel.finish(grace),
             Wire::Http(http) => {
                 if let (Some(agent), Some(session)) = (http.agent.take(), http.session.take()) {
-                    let _ = agent
-                        .delete(http.url.as_str())
-                        .config()
-                        .timeout_global(Some(grace))
-                        .build()
-                        .header("Mcp-Session-Id", &session)
-                        .call();
+                    let request = agent.delete(http.url.as_str()).config().timeout_global(Some(grace)).build();
+                    let _ = http.headed(request).header("Mcp-Session-Id", &session).call();
                 }
             }
         }
@@ -194,15 +222,16 @@ impl Client {
                 Ok(outcome)
             }
             Err((what, received, restart)) => {
-                let what = format!("{method}: {what}");
+                let what = hide(&format!("{method}: {what}"), &self.secrets);
                 self.record(&sent, Received::Nothing(what.clone()), elapsed);
-                Err(Trouble { what, sent, received, restart })
+                let received = received.map(|text| hide(&text, &self.secrets));
+                Err(Trouble { what, sent: hide(&sent, &self.secrets), received, restart })
             }
         }
     }
 
     fn record(&self, sent: &str, received: Received, elapsed: Duration) {
-        let cut = |text: &str| truncate(text, TRANSCRIPT_MESSAGE_CHARS);
+        let cut = |text: &str| truncate(&hide(text, &self.secrets), TRANSCRIPT_MESSAGE_CHARS);
         let exchange = Exchange {
             sent: cut(sent),
             received: match received {
@@ -326,6 +355,7 @@ impl HttpSession {
             .build()
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream");
+        request = self.headed(request);
         if let Some(session) = &self.session {
             request = request.header("Mcp-Session-Id", session);
         }
@@ -429,7 +459,7 @@ impl HttpSession {
                             return Err(late());
                         }
                         let answer = wire::answer_to(&asked, &method);
-                        let _ = self.request(&agent, deadline).send(answer.as_bytes());
+                        let _ = self.headed(self.request(&agent, deadline)).send(answer.as_bytes());
                     }
                     Ok(Message::Notification) => {}
                     Ok(Message::Response { id: got, .. }) => {

@@ -28,11 +28,11 @@ use crate::case::tool::{Tool, Transport, View};
 use crate::json::Value;
 use crate::mcp::Manifest;
 use crate::peer::lifecycle::{Lifecycle, State};
-use crate::peer::mcp::client::{Client, HttpSession, Trouble, Wire};
+use crate::peer::mcp::client::{Client, HttpSession, Trouble, Wire, hide};
 use crate::peer::mcp::record::Record;
 use crate::peer::mcp::wire::{PROTOCOL_VERSION, RpcError};
 use crate::peer::remote::Channel;
-use crate::peer::spec::{CommandLine, Limits, McpRoute};
+use crate::peer::spec::{CommandLine, Limits, McpOptions, McpRoute};
 use crate::peer::stdio::StdioChannel;
 use crate::peer::transcript::{WireLog, truncate};
 use crate::peer::{Implementation, Invocation, Target, TargetError};
@@ -107,6 +107,7 @@ pub struct McpTarget {
     names: HashMap<String, String>,
     life: Lifecycle,
     case: u64,
+    options: McpOptions,
 }
 
 impl McpTarget {
@@ -129,6 +130,60 @@ impl McpTarget {
             names: HashMap::new(),
             life: Lifecycle::new(),
             case: 0,
+            options: McpOptions::default(),
+        }
+    }
+
+    /// The same target, told `options` (headers, tool names, the upstream's address, the wait),
+    /// which [`McpOptions::check`] has checked against its route.
+    pub fn with_options(mut self, options: McpOptions) -> McpTarget {
+        self.options = options;
+        self
+    }
+
+    /// The values of the headers, which nothing recorded or quoted shows.
+    fn secrets(&self) -> Vec<String> {
+        self.options.headers.iter().map(|h| h.value().to_string()).collect()
+    }
+
+    /// The name the implementation publishes the manifest's tool `name` under.
+    fn published_name(&self, name: &str) -> String {
+        match &self.options.tool_name {
+            Some(template) => template.apply(name),
+            None => name.to_string(),
+        }
+    }
+
+    /// `error` with the secrets hidden.
+    fn hidden_error(&self, error: TargetError) -> TargetError {
+        if self.options.headers.is_empty() {
+            return error;
+        }
+        let secrets = self.secrets();
+        match error {
+            TargetError::Unsupported(why) => TargetError::Unsupported(hide(&why, &secrets)),
+            TargetError::Broken(why) => TargetError::Broken(hide(&why, &secrets)),
+            TargetError::NotApplicable(why) => TargetError::NotApplicable(hide(&why, &secrets)),
+            TargetError::Refused(error) => TargetError::Refused(hidden_value(error, &secrets)),
+        }
+    }
+
+    /// `invocation` with the secrets hidden.
+    fn hidden_invocation(&self, invocation: Invocation) -> Invocation {
+        if self.options.headers.is_empty() {
+            return invocation;
+        }
+        let secrets = self.secrets();
+        match invocation {
+            Invocation::Executed { handler_calls, received } => {
+                Invocation::Executed { handler_calls, received: hidden_value(received, &secrets) }
+            }
+            Invocation::Rejected { handler_calls, error } => {
+                Invocation::Rejected { handler_calls, error: hidden_value(error, &secrets) }
+            }
+            Invocation::RejectedUnstructured { handler_calls, message } => {
+                Invocation::RejectedUnstructured { handler_calls, message: hide(&message, &secrets) }
+            }
         }
     }
 
@@ -176,10 +231,12 @@ impl McpTarget {
                 Wire::Stdio(StdioChannel::new(command, max, lines).with_env(env))
             }
             McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl { url, .. } => {
-                Wire::Http(HttpSession::new(url.clone(), max))
+                let headers = self.options.headers.iter().map(|h| (h.name().to_string(), h.value().to_string()));
+                Wire::Http(HttpSession::new(url.clone(), max).with_headers(headers.collect()))
             }
         };
         let mut client = Client::new(wire, self.log.clone());
+        client.secrets = self.secrets();
         if let McpRoute::Gateway(command) = &self.route {
             // Named as given, with its placeholders: the upstream's port and folder change
             // from one run to the next, and reports must not.
@@ -208,7 +265,8 @@ impl McpTarget {
                 record.display().to_string(),
             ];
             if http {
-                words.extend(["--http".into(), "127.0.0.1:0".into()]);
+                let listen = self.options.upstream_listen.map_or_else(|| "127.0.0.1:0".into(), |a| a.to_string());
+                words.extend(["--http".into(), listen]);
             }
             shlex::try_join(words.iter().map(String::as_str)).unwrap_or_default()
         };
@@ -250,7 +308,7 @@ impl McpTarget {
             "capabilities": {},
             "clientInfo": {"name": "tool-conformance", "version": env!("CARGO_PKG_VERSION")},
         });
-        let result = self.rpc("initialize", params, timeout, "the initialize result")?;
+        let result = self.initialize(params, timeout)?;
         let info = result.get("serverInfo");
         // Cut where it is read: every report heads with the name, so a long one is never copied.
         let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(|t| cut(t, INFO_CHARS));
@@ -274,14 +332,46 @@ impl McpTarget {
                 text("version").unwrap_or_default(),
             )
         };
+        let secrets = self.secrets();
         Ok(Implementation {
-            name,
-            version,
+            name: hide(&name, &secrets),
+            version: hide(&version, &secrets),
             language: None,
             homepage: None,
             rules: self.rules.clone(),
             transports: vec![self.route.transport()],
+            tool_name: self.options.tool_name.as_ref().map(|t| t.as_str().to_string()),
+            answered: None,
         })
+    }
+
+    /// `initialize`: tried once, or, with a wait, again every 200 ms until it is answered or the
+    /// wait is over (a gateway still starting refuses the connection, or answers an error while
+    /// its upstream is not up); then the last failure is the error, with how long it was tried.
+    fn initialize(&mut self, params: Value, timeout: Duration) -> Result<Value, TargetError> {
+        let Some(wait) = self.options.wait else {
+            return self.rpc("initialize", params, timeout, "the initialize result");
+        };
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            let error = match self.rpc("initialize", params.clone(), timeout, "the initialize result") {
+                Ok(result) => return Ok(result),
+                Err(error) => error,
+            };
+            if std::time::Instant::now() >= deadline {
+                return Err(match error {
+                    TargetError::Broken(why) => {
+                        TargetError::Broken(format!("no answer to initialize within --wait {wait:?}; the last: {why}"))
+                    }
+                    other => other,
+                });
+            }
+            std::thread::sleep(Duration::from_millis(200));
+            if let Some(client) = self.client.as_mut() {
+                client.close();
+                let _ = client.open();
+            }
+        }
     }
 
     /// Every tool `tools/list` publishes, page by page: all the pages within `timeout`, and
@@ -423,14 +513,16 @@ impl McpTarget {
         }
     }
 
-    /// `tools/call` of the published tool `name`: what the response and the record show.
+    /// `tools/call` of the manifest's tool `name`, under the name it is published as: what the
+    /// response and the record (whose lines name the manifest's tool) show.
     fn call_tool(&mut self, name: &str, arguments: &Value) -> Result<Invocation, TargetError> {
         self.ensure_up()?;
+        let published = self.published_name(name);
         let (Some(client), Some(record)) = (self.client.as_mut(), self.record.as_mut()) else {
             return Err(TargetError::Broken("the MCP client was not set up".into()));
         };
         record.mark().map_err(TargetError::Broken)?;
-        let params = json!({ "name": name, "arguments": arguments });
+        let params = json!({ "name": published, "arguments": arguments });
         let outcome = match client.call("tools/call", params, self.limits.timeout) {
             Ok(outcome) => outcome,
             Err(trouble) => return Err(self.broken(trouble)),
@@ -491,9 +583,14 @@ impl McpTarget {
             return TargetError::Unsupported(refusal);
         }
         let hint = self.unlisted_hint();
+        let published = self.published_name(name);
+        let template = match &self.options.tool_name {
+            Some(template) => format!(", published as --mcp-tool-name {} names it", template.as_str()),
+            None => String::new(),
+        };
         TargetError::Broken(format!(
-            "tools/list does not list {name:?} ({what}): the implementation did not publish it, and the record \
-             has no line saying it refused it{hint}"
+            "tools/list does not list {published:?} ({what}{template}): the implementation did not publish it, and \
+             the record has no line saying it refused it{hint}"
         ))
     }
 
@@ -508,7 +605,7 @@ impl McpTarget {
         }
     }
 
-    /// The published name of a tool of the current registration.
+    /// The manifest's name of a tool of the current registration.
     fn published(&self, tool: &str) -> Result<String, TargetError> {
         self.names
             .get(tool)
@@ -561,6 +658,18 @@ fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
+    }
+}
+
+/// `value` with the secrets hidden in each of its strings (keys too).
+fn hidden_value(value: Value, secrets: &[String]) -> Value {
+    match value {
+        Value::String(text) => Value::String(hide(&text, secrets)),
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| hidden_value(v, secrets)).collect()),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (hide(&k, secrets), hidden_value(v, secrets))).collect())
+        }
+        other => other,
     }
 }
 
@@ -623,8 +732,8 @@ fn substituted(command: &CommandLine, substitutions: &[(&str, String)]) -> Resul
 
 impl Target for McpTarget {
     fn start(&mut self) -> Result<Implementation, TargetError> {
-        self.prepare().map_err(TargetError::Broken)?;
-        let implementation = self.connect()?;
+        self.prepare().map_err(|why| self.hidden_error(TargetError::Broken(why)))?;
+        let implementation = self.connect().map_err(|e| self.hidden_error(e))?;
         self.life.state = State::Up;
         self.case = self.log.cases_begun();
         self.implementation = Some(implementation.clone());
@@ -637,10 +746,11 @@ impl Target for McpTarget {
                 "the manifest has no tool for this normalize schema (a bug of the suite)".into(),
             ));
         };
-        if !self.listing.contains_key(&name) {
-            return Err(self.unlisted(&name, "the tool of this normalize schema"));
+        if !self.listing.contains_key(&self.published_name(&name)) {
+            return Err(self.hidden_error(self.unlisted(&name, "the tool of this normalize schema")));
         }
-        match self.call_tool(&name, arguments)? {
+        let called = self.call_tool(&name, arguments).map_err(|e| self.hidden_error(e))?;
+        match self.hidden_invocation(called) {
             Invocation::Executed { received, .. } => Ok(received),
             Invocation::Rejected { error, .. } => Err(TargetError::Refused(error)),
             Invocation::RejectedUnstructured { message, .. } => {
@@ -658,14 +768,14 @@ impl Target for McpTarget {
                     tool.name
                 )));
             };
-            if !self.listing.contains_key(published) {
+            if !self.listing.contains_key(&self.published_name(published)) {
                 let what = if published == tool.name {
                     "a tool of the case".to_string()
                 } else {
                     format!("the case's {:?}", tool.name)
                 };
                 let published = published.to_string();
-                return Err(self.unlisted(&published, &what));
+                return Err(self.hidden_error(self.unlisted(&published, &what)));
             }
             self.names.insert(tool.name.clone(), published.to_string());
         }
@@ -673,7 +783,7 @@ impl Target for McpTarget {
     }
 
     fn describe(&mut self, tool: &str, _view: View) -> Result<Value, TargetError> {
-        let published = self.published(tool)?;
+        let published = self.published_name(&self.published(tool)?);
         self.listing
             .get(&published)
             .cloned()
@@ -688,8 +798,9 @@ impl Target for McpTarget {
                 self.route.transport()
             )));
         }
-        let published = self.published(tool)?;
-        self.call_tool(&published, arguments)
+        let name = self.published(tool)?;
+        let called = self.call_tool(&name, arguments).map_err(|e| self.hidden_error(e))?;
+        Ok(self.hidden_invocation(called))
     }
 
     fn stop(&mut self) -> Result<(), TargetError> {
