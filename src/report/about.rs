@@ -215,7 +215,7 @@ mod tests {
             ("repro: repro.py", "repro: ../repro.py", "/repro"),
             ("repro: repro.py\n", "repro: repro.py\nextra: 1\n", "extra"),
             ("api: \"`MCPServer.add_tool`\"", "api: \"two\\nlines\"", "/api"),
-            ("language: python", "language: go", "/language"),
+            ("language: python", "language: cobol", "/language"),
             ("path: function signature", "path: ''", "/path"),
         ] {
             let text = GOOD.replace(from, to);

@@ -54,6 +54,14 @@ fn pinned(dir: &Path, about: &About) -> Option<String> {
                 rest[start..].split('"').next().map(str::to_string)
             })
         }
+        "go" => {
+            // The module path, required in the row's own go.mod with its version.
+            let text = std::fs::read_to_string(dir.join("go.mod")).ok()?;
+            text.lines().find_map(|line| {
+                let mut words = line.trim().trim_start_matches("require").split_whitespace();
+                (words.next()? == about.package).then(|| words.next().map(str::to_string))?
+            })
+        }
         "maven" => {
             // `groupId:artifactId`, a <dependency> of the row's own pom.xml with its <version>.
             let (group, artifact) = about.package.split_once(':')?;
