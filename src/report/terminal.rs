@@ -56,12 +56,6 @@ pub fn render_compact(report: &Report, colored: bool) -> String {
     let paint = Paint(colored);
     let mut out = String::new();
     let _ = writeln!(out, "{}", heading(report));
-    for behaviour in report.behaviours.iter().filter(|b| b.required.measured() > 0) {
-        let c = &behaviour.required;
-        let percent = c.percent().map(|p| format!("{p}%")).unwrap_or_default();
-        let word = c.frequency();
-        let _ = writeln!(out, "{} {percent}: {}", paint.frequency(word), one_line(&behaviour.sentence));
-    }
     for rule in &report.standing.rules {
         let partial = if rule.whole || rule.verdict == Verdict::NotRun { "" } else { " (partial selection)" };
         let required = cell(&rule.totals, Level::Required);
