@@ -253,7 +253,7 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
         let _ = writeln!(out, "No standing has been published here yet.");
         return out;
     }
-    out.push_str(&behaviour_grid(standings, |s, _| format!("{}/README.md#what-it-does", encoded(&s.folder))));
+    out.push_str(&behaviour_grid(standings, |s, _| format!("{}/README.md", encoded(&s.folder))));
     let _ = writeln!(out, "\n## Verdicts\n");
     let _ = writeln!(
         out,

@@ -231,14 +231,19 @@ fn walk_markdown(markdown: &str) -> (String, Vec<String>) {
             Event::SoftBreak => breaks += 1,
             Event::Start(Tag::TableRow | Tag::TableHead) => cells = 0,
             Event::Start(Tag::TableCell) => cells += 1,
-            // The clause tables have 4 columns, the tables of checks beyond the text 2.
+            // The behaviour table has 5 columns, the clause tables 4, the tables of checks beyond
+            // the text 2.
             Event::End(TagEnd::TableRow | TagEnd::TableHead) => {
-                assert!(cells == 4 || cells == 2, "a table row of {cells} cells")
+                assert!(cells == 5 || cells == 4 || cells == 2, "a table row of {cells} cells")
             }
             Event::Start(
                 Tag::Paragraph | Tag::Table(_) | Tag::CodeBlock(_) | Tag::Strong | Tag::List(None) | Tag::Item,
             )
             | Event::End(_) => {}
+            // The behaviour table's words link to the report's own headings of those behaviours.
+            Event::Start(Tag::Link { dest_url, .. })
+                if dest_url.starts_with('#')
+                    && dest_url[1..].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') => {}
             other => panic!("standing.md renders an element the report did not write: {other:?}"),
         }
     }
@@ -255,7 +260,16 @@ fn standing_md_renders_no_element_the_report_did_not_write() {
         assert!(text.contains(shown), "standing.md does not show {shown:?} as text");
     }
     let problems = report.problems().count();
-    assert_eq!(headings.len(), 1 + report.standing.rules.len() + 1 + problems, "{headings:#?}");
+    // The title, the behaviours, a heading per rule, the checks that did not pass (one per such
+    // behaviour), the failing cases (one per case).
+    let missed = report.behaviours.iter().filter(|b| report.behaviour_misses(&b.id).next().is_some()).count();
+    let behaviours = usize::from(!report.behaviours.is_empty());
+    let by_behaviour = if missed > 0 { 1 + missed } else { 0 };
+    assert_eq!(
+        headings.len(),
+        1 + behaviours + report.standing.rules.len() + by_behaviour + 1 + problems,
+        "{headings:#?}"
+    );
     assert!(headings[0].starts_with("H1 Standing of forbidden["), "{}", headings[0]);
     assert!(headings.iter().filter(|h| h.starts_with("H3 ")).all(|h| !h.contains("heading")), "{headings:#?}");
 }
