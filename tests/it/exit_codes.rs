@@ -98,7 +98,8 @@ fn a_clause_with_no_required_case_fails_check_with_two_and_leaves_run_to_its_cas
     let corpus = copy_corpus();
     let rule = corpus.path().join("RT-TOOL-8/rule.yaml");
     let mut text = std::fs::read_to_string(&rule).expect("read");
-    text.push_str("  - id: RT-TOOL-8.6\n    summary: A clause no case cites.\n");
+    let behaviours = text.find("\n# What the rule asks").expect("the behaviours follow the clauses");
+    text.insert_str(behaviours + 1, "  - id: RT-TOOL-8.6\n    summary: A clause no case cites.\n");
     std::fs::write(&rule, text).expect("write");
     let cases = corpus.path().to_str().unwrap();
     assert_eq!(code(&["check", "--cases", cases]), USAGE);
