@@ -33,8 +33,9 @@ pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
     String::from_utf8(read_bytes(path, max)?).map_err(|e| Error::new(ErrorKind::InvalidData, e))
 }
 
-/// Reads `path` whole, at most `max` bytes, never through a link, and only a regular file.
-pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+/// Opens `path` for reading, never through a link, and only a regular file (see the module's
+/// documentation), for a reader that reads it in parts (a record that grows while it is read).
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
     regular(&path.symlink_metadata()?)?;
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
     let file = match rustix::fs::open(path, flags, Mode::empty()) {
@@ -44,6 +45,12 @@ pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
         Err(e) => return Err(e.into()),
     };
     regular(&file.metadata()?)?;
+    Ok(file)
+}
+
+/// Reads `path` whole, at most `max` bytes, never through a link, and only a regular file.
+pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(max + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {

@@ -22,10 +22,8 @@
 use crate::json::Value;
 use crate::json::inert::one_line;
 use crate::peer::transcript::truncate;
-use rustix::fs::OFlags;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// How much of a bad line a reason quotes.
@@ -45,36 +43,13 @@ const SCAN_CHUNK: usize = 64 * 1024;
 /// file (a FIFO, a device such as `/dev/zero`, a directory, a link), which is never read.
 fn open_regular(path: &Path) -> Result<Option<(File, u64)>, String> {
     let unreadable = |e: std::io::Error| format!("the record {} cannot be read: {e}", path.display());
-    let flags = OFlags::NOFOLLOW | OFlags::NONBLOCK;
-    let file = match std::fs::OpenOptions::new().read(true).custom_flags(flags.bits() as i32).open(path) {
+    let file = match crate::json::file::open_regular(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
-            return Err(format!("the record {} is a symbolic link, which is not followed", path.display()));
-        }
         Err(e) => return Err(unreadable(e)),
     };
-    let meta = file.metadata().map_err(unreadable)?;
-    if !meta.file_type().is_file() {
-        return Err(format!("the record {} is not a regular file ({})", path.display(), kind_of(&meta.file_type())));
-    }
-    Ok(Some((file, meta.len())))
-}
-
-/// What kind of file a record that is not a regular file is.
-fn kind_of(kind: &std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_dir() {
-        "a directory"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "not a file"
-    }
+    let len = file.metadata().map_err(unreadable)?.len();
+    Ok(Some((file, len)))
 }
 
 /// One line of the record, read as the harness reads an answer: a lone surrogate escape (which
@@ -251,7 +226,9 @@ mod tests {
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(dir.path().join("elsewhere"), &link).unwrap();
         std::fs::write(dir.path().join("elsewhere"), "{\"tool\":\"t\",\"refused\":\"no\"}\n").unwrap();
-        for (path, says) in [(fifo, "a FIFO"), (PathBuf::from("/dev/zero"), "a device"), (link, "symbolic link")] {
+        for (path, says) in
+            [(fifo, "a FIFO"), (PathBuf::from("/dev/zero"), "a character device"), (link, "symbolic link")]
+        {
             let error = within_seconds(move || {
                 let mut record = Record::new(path.clone(), 1024);
                 let marked = record.mark();
