@@ -68,6 +68,11 @@ pub struct Entry {
     pub status: ExpectedStatus,
     /// Why the failure is expected.
     pub reason: String,
+    /// What in the covered cases' recorded evidence (the answer, its diff, the exchange, an
+    /// error's reason) changes from one run to the next, and why: the run does not read it; the
+    /// check that a published standing is reproduced compares everything else of those cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub varies: Option<String>,
 }
 
 /// What an entry expects its cases to do.
@@ -160,6 +165,9 @@ pub struct ExpectedFailure {
     pub status: StatusKind,
     /// The entry's reason.
     pub reason: String,
+    /// The entry's `varies`: what in the case's evidence changes from run to run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub varies: Option<String>,
 }
 
 /// An entry none of whose cases failed.
@@ -288,6 +296,7 @@ impl ExpectedFailures {
                     case: outcome.id.clone(),
                     status: kind,
                     reason: entry.reason.clone(),
+                    varies: entry.varies.clone(),
                 }),
                 None if outcome.holds_rule_back() => triage.unexpected.push(outcome.id.clone()),
                 None => {}

@@ -71,7 +71,9 @@ fn without_a_file_the_two_failures_fail_the_run() {
 
 fn listed_failures_do_not_fail_the_run_by_case_or_by_clause() {
     let corpus = failing_corpus();
-    let by_case = format!("- case: {ESCAPED}\n  reason: We decode once.\n- case: {ARRAY}\n  reason: We decode.\n");
+    let by_case = format!(
+        "- case: {ESCAPED}\n  reason: We decode once.\n  varies: The message's order.\n- case: {ARRAY}\n  reason: We decode.\n"
+    );
     let (output, dir) = run_with(corpus.path(), &by_case);
     let printed = text(&output);
     assert_eq!(output.status.code(), Some(0), "{printed}");
@@ -89,6 +91,12 @@ fn listed_failures_do_not_fail_the_run_by_case_or_by_clause() {
         tool_conformance::json::from_str(&std::fs::read_to_string(dir.path().join("report/standing.json")).unwrap())
             .unwrap();
     assert_eq!(json["expected_failures"]["expected"].as_array().unwrap().len(), 2);
+    let varies: Vec<_> =
+        json["expected_failures"]["expected"].as_array().unwrap().iter().map(|e| e.get("varies").cloned()).collect();
+    assert!(
+        varies.contains(&Some(serde_json::Value::from("The message's order."))) && varies.contains(&None),
+        "an entry's varies is carried to its case, and only to it: {varies:?}"
+    );
 
     let by_clause =
         "- clause: RT-TOOL-8.4\n  reason: Single pass.\n- clause: RT-TOOL-8.2\n  reason: Arrays are decoded.\n";
@@ -169,7 +177,8 @@ fn the_schema_agrees_with_the_loader() {
     let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
     let good = serde_json_std::json!([
         { "case": "RT-TOOL-8/examples/doubly-escaped-title", "reason": "r" },
-        { "clause": "PLAT-162.one-error", "reason": "r" }
+        { "clause": "PLAT-162.one-error", "reason": "r" },
+        { "case": "RT-TOOL-8/examples/x", "reason": "r", "varies": "the order of two problems" }
     ]);
     assert!(validator.is_valid(&good));
     for bad in [
@@ -177,6 +186,7 @@ fn the_schema_agrees_with_the_loader() {
         serde_json_std::json!([{ "case": "RT-TOOL-8/examples/x", "clause": "RT-TOOL-8.1", "reason": "r" }]),
         serde_json_std::json!([{ "reason": "r" }]),
         serde_json_std::json!([{ "case": "RT-TOOL-8/examples/x", "reason": "" }]),
+        serde_json_std::json!([{ "case": "RT-TOOL-8/examples/x", "reason": "r", "varies": " " }]),
         serde_json_std::json!({ "case": "RT-TOOL-8/examples/x", "reason": "r" }),
     ] {
         assert!(!validator.is_valid(&bad), "the schema accepts {bad}");

@@ -476,6 +476,7 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
             case: o.id.clone(),
             status: StatusKind::Fail,
             reason: injections[i % injections.len()].clone(),
+            varies: Some(injections[(i + 1) % injections.len()].clone()),
         })
         .collect();
     report = report.with_expected_failures(Triage { expected, ..Triage::default() });
