@@ -39,8 +39,9 @@ fn refused(schema: &Value, sent: &Value, expect: &Expect<Value>, error: Value) -
         }
         Expect::One(_) => Status::Skip {
             reason: "not observable: the runtime refused the arguments before any tool ran, as a runtime that \
-                     validates must, since normalized as expected they break the tool's schema; answer normalize \
-                     with what normalization alone makes of them to be judged"
+                     validates must, since normalized as expected they break the tool's schema; an adapter whose \
+                     normalize answers what normalization alone makes of them, before any validation, gets this case \
+                     judged"
                 .into(),
         },
         Expect::Behaviours(_) => Status::Observed(Observation { behaviour: None, actual }),

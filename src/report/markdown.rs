@@ -63,7 +63,7 @@ pub fn render(report: &Report) -> String {
     let transports: Vec<&str> = i.transports.iter().map(|t| t.as_str()).collect();
     let _ = writeln!(out, "Claims: {} on {}.", escape(&i.rules.join(", ")), transports.join(", "));
     out.push_str(&behaviour_table(&report.behaviours, |b| {
-        report.behaviour_misses(&b.id).next().is_some().then(|| format!("#{}", b.id))
+        report.behaviour_misses(&b.id).next().is_some().then(|| format!("#{}", encoded(&b.id)))
     }));
     for rule in &report.standing.rules {
         let _ = writeln!(out, "\n## {}: {}\n", escape(&rule.rule), escape(&rule.headline()));
@@ -110,6 +110,21 @@ pub fn render(report: &Report) -> String {
                     code(check.check.as_str()),
                     escape(&check.result.as_str().replace('_', " "))
                 );
+            }
+        }
+    }
+    let skipped = report.skipped();
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "\n## Skipped required cases\n");
+        let _ = writeln!(
+            out,
+            "Declined as `unsupported`, or not observable: never a pass, and the rule stays incomplete. By reason:\n"
+        );
+        for (reason, cases) in skipped {
+            let n = cases.len();
+            let _ = writeln!(out, "- {} ({n} {}):", escape(reason), if n == 1 { "case" } else { "cases" });
+            for outcome in cases {
+                let _ = writeln!(out, "  - {}", code(&outcome.id));
             }
         }
     }
@@ -232,6 +247,20 @@ pub fn fence(text: &str) -> String {
 
 fn longest_backtick_run(text: &str) -> usize {
     text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// `text` percent-encoded for a link's destination: every byte but ASCII letters, digits and
+/// `-._~`.
+pub(crate) fn encoded(text: &str) -> String {
+    let mut destination = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            destination.push(char::from(byte));
+        } else {
+            let _ = write!(destination, "%{byte:02X}");
+        }
+    }
+    destination
 }
 
 #[cfg(test)]

@@ -159,6 +159,22 @@ impl Report {
         }
     }
 
+    /// The required cases that were skipped (declined as `unsupported`, or not observable), each
+    /// group sharing one reason, groups in the order of their first case: a rule they belong to
+    /// is incomplete, whatever the reason, and a reader is told why.
+    pub fn skipped(&self) -> Vec<(&str, Vec<&Outcome>)> {
+        let mut groups: Vec<(&str, Vec<&Outcome>)> = Vec::new();
+        for outcome in self.cases.iter().filter(|o| o.level == crate::case::Level::Required) {
+            if let Status::Skip { reason } = &outcome.status {
+                match groups.iter_mut().find(|(r, _)| *r == reason.as_str()) {
+                    Some((_, cases)) => cases.push(outcome),
+                    None => groups.push((reason.as_str(), vec![outcome])),
+                }
+            }
+        }
+        groups
+    }
+
     /// The outcomes a reader must look at: failures and errors, at any level.
     pub fn problems(&self) -> impl Iterator<Item = &Outcome> {
         self.cases.iter().filter(|o| matches!(o.status, Status::Fail(_) | Status::Error { .. }))

@@ -169,8 +169,11 @@ pub fn render(inputs: &Inputs, corpus: &Corpus) -> String {
             let _ = writeln!(out, "- {}", escape(choice));
         }
     }
-    out.push_str(&crate::report::markdown::behaviour_table(&file.behaviours, |_| None));
+    out.push_str(&crate::report::markdown::behaviour_table(&file.behaviours, |b| {
+        b.required.misses().then(|| format!("#{}", crate::report::markdown::encoded(&b.id)))
+    }));
     verdicts(&mut out, file);
+    misses(&mut out, file);
     let _ = writeln!(out, "\n## What lies behind the failures and skips\n");
     let published = crate::report::table::Published::from_file(&inputs.name, file.clone());
     out.push_str(&crate::report::table::reasons(&published));
@@ -211,6 +214,24 @@ fn verdicts(out: &mut String, file: &StandingFile) {
                 statuses(&clause.counts),
                 crate::report::cell(&clause.counts, Level::Interpretation)
             );
+        }
+    }
+}
+
+/// Per behaviour with a check that did not hold, under a heading that is its id (the anchor the
+/// tables link to), the cases whose checks of it failed, errored or were declined.
+fn misses(out: &mut String, file: &StandingFile) {
+    let missed: Vec<_> = file.behaviours.iter().filter(|b| b.required.misses()).collect();
+    if missed.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n## Checks that did not pass, by behaviour\n");
+    for behaviour in missed {
+        let _ = writeln!(out, "### {}\n\n{}\n", escape(&behaviour.id), escape(&behaviour.sentence));
+        for case in &file.cases {
+            for check in case.misses(&behaviour.id) {
+                let _ = writeln!(out, "- {}: {} {}", code(&case.id), code(&check.check), escape(&check.result));
+            }
         }
     }
 }

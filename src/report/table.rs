@@ -20,7 +20,7 @@ use crate::case::Level;
 use crate::judge::outcome::StatusKind;
 use crate::report::about::Timing;
 use crate::report::cell;
-use crate::report::markdown::escape;
+use crate::report::markdown::{encoded, escape};
 use crate::standing::Counts;
 use crate::standing::file::{StandingFile, StandingFileErrorKind};
 use serde_json::Value;
@@ -253,7 +253,10 @@ pub fn render(dir: &str, standings: &[Published]) -> String {
         let _ = writeln!(out, "No standing has been published here yet.");
         return out;
     }
-    out.push_str(&behaviour_grid(standings, |s, _| format!("{}/README.md", encoded(&s.folder))));
+    out.push_str(&behaviour_grid(standings, |s, b| {
+        let anchor = if b.required.misses() { format!("#{}", encoded(&b.id)) } else { String::new() };
+        format!("{}/README.md{anchor}", encoded(&s.folder))
+    }));
     let _ = writeln!(out, "\n## Verdicts\n");
     let _ = writeln!(
         out,
@@ -400,19 +403,6 @@ pub(crate) fn behaviour_grid(
     out
 }
 
-/// `text` percent-encoded for a link's destination: every byte but ASCII letters, digits and
-/// `-._~`.
-fn encoded(text: &str) -> String {
-    let mut destination = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-            destination.push(char::from(byte));
-        } else {
-            let _ = write!(destination, "%{byte:02X}");
-        }
-    }
-    destination
-}
 
 /// A link to `folder/README.md`: the folder's name escaped as text, and percent-encoded in the
 /// destination (every byte but ASCII letters, digits and `-._~`), so that no folder name can

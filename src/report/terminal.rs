@@ -223,6 +223,7 @@ fn write_report(report: &Report, paint: Paint) -> String {
         }
     }
     write_problems(&mut out, report, paint);
+    write_skipped(&mut out, report, paint);
     if let Some(triage) = &report.expected_failures {
         let _ = writeln!(
             out,
@@ -334,6 +335,26 @@ fn write_problems(out: &mut String, report: &Report, paint: Paint) {
             }
             cases => out.push_str(&write_group(cases, paint, expected(cases[0]))),
         }
+    }
+}
+
+/// The required cases that were skipped, by reason: the reason once, how many cases and which
+/// (the first few; standing.md lists them all).
+fn write_skipped(out: &mut String, report: &Report, paint: Paint) {
+    let groups = report.skipped();
+    if groups.is_empty() {
+        return;
+    }
+    let n: usize = groups.iter().map(|(_, cases)| cases.len()).sum();
+    let _ = writeln!(out, "\n{n} required case{} skipped, never a pass (the rule stays incomplete):", plural(n));
+    for (reason, cases) in groups {
+        out.push('\n');
+        let _ = writeln!(out, "{} in {} case{}, for one reason:", paint.warn("SKIP"), cases.len(), plural(cases.len()));
+        write_reason(out, reason);
+        let ids: Vec<String> = cases.iter().take(GROUP_IDS).map(|o| one_line(&o.id)).collect();
+        let more = cases.len().saturating_sub(GROUP_IDS);
+        let more = if more > 0 { format!(", and {more} more") } else { String::new() };
+        let _ = writeln!(out, "  cases: {}{more}", ids.join(", "));
     }
 }
 

@@ -46,6 +46,12 @@ pub struct CheckCounts {
 }
 
 impl CheckCounts {
+    /// Whether some measured check did not hold: a failure, an error or a declined case, the
+    /// checks a reader looks for under the behaviour.
+    pub fn misses(&self) -> bool {
+        self.fail + self.error + self.skip > 0
+    }
+
     fn add(&mut self, result: CheckResult) {
         *match result {
             CheckResult::Pass => &mut self.pass,

@@ -160,6 +160,30 @@ pub struct CaseEntry {
     /// For a failed case: what happened instead.
     #[serde(default)]
     pub actual: Option<crate::json::Value>,
+    /// Every check the case made, each with its behaviour and result (none in a standing that
+    /// did not write them).
+    #[serde(default)]
+    pub checks: Vec<CheckEntry>,
+}
+
+/// One check a case made, as standing.json writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct CheckEntry {
+    /// The check's kind (`handler-not-run`, `problems-named`, …).
+    pub check: String,
+    /// The id of the behaviour it shows.
+    pub behaviour: String,
+    /// `pass`, `fail`, `error`, `skip`, `not_observable` or `not_applicable`.
+    pub result: String,
+}
+
+impl CaseEntry {
+    /// The case's checks of `behaviour` that did not hold: failed, errored or declined.
+    pub fn misses<'a>(&'a self, behaviour: &'a str) -> impl Iterator<Item = &'a CheckEntry> + 'a {
+        self.checks
+            .iter()
+            .filter(move |c| c.behaviour == behaviour && matches!(c.result.as_str(), "fail" | "error" | "skip"))
+    }
 }
 
 /// The expected-failures triage.

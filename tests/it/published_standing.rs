@@ -72,6 +72,17 @@ fn reports_readme_is_the_table_of_the_published_standings() {
         "reports/README.md is stale; regenerate it with `cargo run -- table reports > reports/README.md` \
          (examples/adapters/run-frameworks.sh does) and commit the result"
     );
+    // A behaviour cell links to the row's README, at the heading of that behaviour's cases when
+    // one of its checks missed: the heading is there (GitHub's anchor of `### id` is `id`).
+    let mut anchored = 0;
+    for link in page.split("](").skip(1).map(|rest| rest.split(')').next().unwrap()) {
+        if let Some((folder, anchor)) = link.split_once("/README.md#") {
+            let readme = std::fs::read_to_string(dir.join(folder).join("README.md")).unwrap();
+            assert!(readme.contains(&format!("\n### {anchor}\n")), "reports/README.md links to {link}, no heading of it");
+            anchored += 1;
+        }
+    }
+    assert!(anchored > 0, "no behaviour cell links to its cases");
     let unexplained: Vec<String> = standings
         .iter()
         .flat_map(|s| s.unexplained().into_iter().map(move |f| format!("{}: {}", s.folder, f.case)))

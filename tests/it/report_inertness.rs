@@ -511,7 +511,12 @@ fn a_standing_readme_renders_no_element_the_page_did_not_write() {
     {
         assert!(text.contains(shown), "README.md does not show {shown:?} as text");
     }
-    let mut links: Vec<&str> = links.iter().map(String::as_str).collect();
+    // A link to a place in the page names a heading the page wrote: a behaviour's id.
+    let (anchors, mut links): (Vec<&str>, Vec<&str>) = links.iter().map(String::as_str).partition(|l| l.starts_with('#'));
+    assert!(!anchors.is_empty(), "the behaviour table links to no behaviour's cases");
+    for anchor in anchors {
+        assert!(page.contains(&format!("\n### {}\n", &anchor[1..])), "{anchor} names no heading of the README");
+    }
     links.sort_unstable();
     links.dedup();
     assert_eq!(

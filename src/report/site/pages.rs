@@ -7,6 +7,7 @@ use crate::case::{Case, Check, Expect, InvokeExpectation, Level};
 use crate::corpus::Corpus;
 use crate::json::Value;
 use crate::report::cell;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Every file of the site, as (path relative to its root, contents).
@@ -151,12 +152,18 @@ fn behaviour_tables(out: &mut String, from: &str, corpus: &Corpus, entries: &[&E
                 match counts.and_then(|c| c.percent().map(|p| (c, p))) {
                     Some((c, percent)) => {
                         let word = c.frequency().as_str();
+                        // To the behaviour's cases on the row's page, when some check of it missed.
+                        let to = if c.misses() {
+                            format!("{page}#{}", crate::report::markdown::encoded(&behaviour.id))
+                        } else {
+                            page.clone()
+                        };
                         let _ = write!(
                             out,
                             "<td class=\"f f-{}\" title=\"{}\">{}<br><span class=\"n\">{percent}%</span></td>",
                             esc(word),
                             esc(&c.over()),
-                            link(from, &page, word)
+                            link(from, &to, word)
                         );
                     }
                     None => out.push_str("<td class=\"f f-none\">-</td>"),
@@ -417,7 +424,15 @@ fn implementation(path: &str, corpus: &Corpus, suite_digest: &str, entry: &Entry
 /// into the site; a code span that is the id of a case of `corpus` links to the case's page.
 fn markdown(text: &str, from: &str, corpus: &Corpus) -> String {
     use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
-    let events = Parser::new_ext(text, Options::ENABLE_TABLES).filter_map(|event| match event {
+    let events: Vec<Event> = Parser::new_ext(text, Options::ENABLE_TABLES).collect();
+    let ids = heading_ids(&events);
+    let mut heading = 0;
+    let events = events.into_iter().filter_map(|event| match event {
+        Event::Start(Tag::Heading { level, classes, attrs, .. }) => {
+            let id = ids.get(heading).cloned().map(CowStr::from);
+            heading += 1;
+            Some(Event::Start(Tag::Heading { level, id, classes, attrs }))
+        }
         Event::Html(_) => None,
         Event::InlineHtml(html) => Some(Event::Text(html)),
         Event::Code(code) if corpus.cases.iter().any(|c| c.id == *code) => {
@@ -430,6 +445,41 @@ fn markdown(text: &str, from: &str, corpus: &Corpus) -> String {
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events);
     html
+}
+
+/// The id of each heading among `events`, in order, as GitHub gives a README's headings theirs,
+/// so that a README's `#anchor` links reach the same heading on its page: the heading's text in
+/// lower case, letters, digits, `-` and `_` kept, spaces as `-`, anything else dropped, and
+/// `-1`, `-2`, … after a repeat.
+fn heading_ids(events: &[pulldown_cmark::Event]) -> Vec<String> {
+    use pulldown_cmark::{Event, Tag, TagEnd};
+    let mut ids = Vec::new();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut text: Option<String> = None;
+    for event in events {
+        match event {
+            Event::Start(Tag::Heading { .. }) => text = Some(String::new()),
+            Event::Text(t) | Event::Code(t) if text.is_some() => text.as_mut().unwrap().push_str(t),
+            Event::End(TagEnd::Heading(_)) => {
+                let slug: String = text
+                    .take()
+                    .unwrap_or_default()
+                    .to_lowercase()
+                    .chars()
+                    .filter_map(|c| match c {
+                        ' ' => Some('-'),
+                        c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                        _ => None,
+                    })
+                    .collect();
+                let n = seen.entry(slug.clone()).or_insert(0);
+                ids.push(if *n == 0 { slug } else { format!("{slug}-{n}") });
+                *n += 1;
+            }
+            _ => {}
+        }
+    }
+    ids
 }
 
 fn case_page(path: &str, corpus: &Corpus, case: &Case, entries: &[&Entry], apart: usize, suite_digest: &str) -> String {
@@ -737,5 +787,16 @@ mod tests {
         assert!(!html.contains("x/\"") && !html.contains("<img") && html.contains("the adapter"), "{html}");
         assert!(html.contains(&format!("<a href=\"../{}\"><code>{id}</code></a>", case_path(id))), "{html}");
         assert!(html.contains("<code>other</code>") && html.contains("<table>"), "{html}");
+    }
+
+    #[test]
+    fn headings_get_the_ids_a_readme_links_to() {
+        let corpus = Corpus::embedded().unwrap();
+        let text = "# Standing\n\n## stops-invalid-calls\n\n### RT-TOOL-8.2: 3 failing cases (1 required)\n\n\
+                    ### `x` \"quoted\" &lt;b&gt;\n\n## stops-invalid-calls\n";
+        let html = markdown(text, "implementation/x.html", &corpus);
+        for id in ["standing", "stops-invalid-calls", "rt-tool-82-3-failing-cases-1-required", "x-quoted-b", "stops-invalid-calls-1"] {
+            assert!(html.contains(&format!("id=\"{id}\"")), "no heading has the id {id}: {html}");
+        }
     }
 }
