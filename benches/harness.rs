@@ -290,6 +290,7 @@ fn run_config(target: TargetSpec, jobs: usize, selection: Selection) -> RunConfi
         limits: Limits::default(),
         validate_protocol: false,
         transcript: false,
+        spec_pointer: None,
     }
 }
 

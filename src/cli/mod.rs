@@ -320,6 +320,7 @@ impl RunArgs {
             limits: self.target.reach.limits()?,
             validate_protocol: self.target.validate_protocol,
             transcript: self.target.transcript || self.full,
+            spec_pointer: self.target.mcp.spec_pointer()?,
         })
     }
 }
@@ -637,9 +638,27 @@ struct McpArgs {
     /// reads the record of an upstream started by hand (`tool-conformance mcp-upstream`).
     #[arg(long, value_name = "URL")]
     mcp_gateway_url: Option<String>,
+    /// (run only, with an MCP route) The words (a name, a URL) the implementation's HTTP errors
+    /// contain to point callers back to get_api_spec, in place of the tool's name `get_api_spec`.
+    #[arg(long = "get-api-spec", value_name = "WORDS")]
+    get_api_spec: Option<String>,
 }
 
 impl McpArgs {
+    /// What the implementation's HTTP errors point back to get_api_spec with, when given.
+    fn spec_pointer(&self) -> Result<Option<String>> {
+        let Some(pointer) = &self.get_api_spec else { return Ok(None) };
+        if self.route()?.is_none() {
+            anyhow::bail!(
+                "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-url); a protocol-v1 implementation says it in its start answer"
+            );
+        }
+        if let Some(problem) = tool_conformance::peer::spec_pointer_problem(pointer) {
+            anyhow::bail!("--get-api-spec {pointer:?}: {problem}");
+        }
+        Ok(Some(pointer.clone()))
+    }
+
     /// The MCP route asked for, if any.
     fn route(&self) -> Result<Option<McpRoute>> {
         // The library's errors name --stdio and --http: said here under the flag given.

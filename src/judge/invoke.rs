@@ -34,11 +34,12 @@ pub(crate) fn judge(
     rejections: Rejections,
     calls: &[(Transport, Invocation)],
     rechecks: Option<&(Invocation, Invocation)>,
+    pointer: &str,
 ) -> (Status, Vec<ReadingCheck>) {
     let Some((_, first)) = calls.first() else {
         return (Status::NotApplicable { reason: "no transport of the case is claimed".into() }, Vec::new());
     };
-    let calls = Calls { calls, rechecks, schema, contract: ErrorContract::of(rejections) };
+    let calls = Calls { calls, rechecks, schema, contract: ErrorContract::of(rejections), pointer };
     match expect {
         Expect::One(expected) => match calls.judge(expected) {
             Ok(Judged::InFull) => (Status::Pass, calls.readings(expected)),
@@ -92,6 +93,8 @@ struct Calls<'a> {
     schema: &'a Value,
     /// What a rejection is held to.
     contract: ErrorContract,
+    /// What an HTTP error contains to point back to get_api_spec (`Implementation::spec_pointer`).
+    pointer: &'a str,
 }
 
 /// What the runner checks of a rejection beyond what the case names.
@@ -134,7 +137,7 @@ impl Calls<'_> {
             InvokeExpectation::Rejected { problems, expected_fields } => {
                 let bounds = FieldBounds::of(self.schema, expected_fields.as_deref());
                 for (transport, invocation) in self.calls {
-                    check_rejection(*transport, invocation, problems, &bounds, self.contract)?;
+                    check_rejection(*transport, invocation, problems, &bounds, self.contract, self.pointer)?;
                 }
                 let unstructured =
                     self.calls.iter().map(|(_, i)| i).chain(self.rechecks.iter().flat_map(|(r, p)| [r, p]));
@@ -151,7 +154,7 @@ impl Calls<'_> {
                 if !same(&first_error, &got) {
                     return fail(format!("the same call repeated on {first_transport}"), first_error, got);
                 }
-                check_rejection(*first_transport, permuted, problems, &bounds, self.contract).map_err(
+                check_rejection(*first_transport, permuted, problems, &bounds, self.contract, self.pointer).map_err(
                     |mut failure| {
                         failure.check = format!("{}, with the keys in reverse order", failure.check);
                         failure
@@ -181,7 +184,10 @@ impl Calls<'_> {
         };
         let mut checks = vec![
             reading("message-names-fields", first_failure(&|t, e| message_names(t, &e["error"], problems, &fields))),
-            reading("message-points-to-get-api-spec", first_failure(&|t, e| message_points(t, &e["error"]))),
+            reading(
+                "message-points-to-get-api-spec",
+                first_failure(&|t, e| message_points(t, &e["error"], self.pointer)),
+            ),
             reading("expected-fields-exact", first_failure(&|t, e| exact_fields(t, &e["error"], &fields))),
         ];
         let (first_transport, first) = &self.calls[0];
@@ -252,16 +258,17 @@ fn check_rejection(
     problems: &[Problem],
     bounds: &FieldBounds,
     contract: ErrorContract,
+    pointer: &str,
 ) -> Result<(), Box<Failure>> {
     let error = match invocation {
         Invocation::Rejected { handler_calls: 0, error } => error,
         // Only what MCP shows of an error without structured problems is judged: the handler did
         // not run, and under the one-error contract an HTTP caller is pointed to get_api_spec.
         Invocation::RejectedUnstructured { handler_calls: 0, message } => {
-            if contract == ErrorContract::OneError && transport == Transport::Http && !message.contains(SPEC_TOOL) {
+            if contract == ErrorContract::OneError && transport == Transport::Http && !message.contains(pointer) {
                 return fail(
-                    format!("the error on {transport} points to {SPEC_TOOL}"),
-                    json!({ "mentions": SPEC_TOOL }),
+                    format!("the error on {transport} points to {pointer}"),
+                    json!({ "mentions": pointer }),
                     json!({ "message": message }),
                 );
             }
@@ -326,18 +333,15 @@ fn check_rejection(
             sorted_strings(listed.iter().copied()),
         );
     }
-    if transport == Transport::Http && !mentions(error, SPEC_TOOL) {
+    if transport == Transport::Http && !mentions(error, pointer) {
         return fail(
-            format!("the error on {transport} points to {SPEC_TOOL} (in any string it holds)"),
-            json!({ "mentions": SPEC_TOOL }),
+            format!("the error on {transport} points to {pointer} (in any string it holds)"),
+            json!({ "mentions": pointer }),
             error.clone(),
         );
     }
     Ok(())
 }
-
-/// The discovery tool PLAT-162's error points HTTP callers back to.
-const SPEC_TOOL: &str = "get_api_spec";
 
 /// Whether some key or string anywhere in `value` contains `word`.
 fn mentions(value: &Value, word: &str) -> bool {
@@ -349,14 +353,15 @@ fn mentions(value: &Value, word: &str) -> bool {
     }
 }
 
-/// Reading `message-points-to-get-api-spec`: the message mentions get_api_spec, whatever the
-/// transport (the text asks it of HTTP callers only, and of the error, not its message).
-fn message_points(transport: Transport, error: &Value) -> Result<(), Box<Failure>> {
+/// Reading `message-points-to-get-api-spec`: the message mentions get_api_spec (the `pointer`
+/// words), whatever the transport (the text asks it of HTTP callers only, and of the error, not
+/// its message).
+fn message_points(transport: Transport, error: &Value, pointer: &str) -> Result<(), Box<Failure>> {
     let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
-    if message.contains(SPEC_TOOL) {
+    if message.contains(pointer) {
         return Ok(());
     }
-    fail(format!("the message on {transport} mentions {SPEC_TOOL}"), json!(true), json!(false))
+    fail(format!("the message on {transport} mentions {pointer}"), json!(true), json!(false))
 }
 
 /// Reading `message-names-fields`: the message mentions every problem's field and every expected
@@ -479,30 +484,31 @@ mod tests {
         let text = "n is required; see get_api_spec";
         let calls = [(Transport::Structured, unstructured(0, text)), (Transport::Http, unstructured(0, text))];
         let rechecks = (unstructured(0, text), unstructured(0, text));
-        let (status, readings) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        let (status, readings) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec");
         assert!(matches!(&status, Status::Skip { reason } if reason == NOT_OBSERVABLE), "{status:?}");
         assert!(readings.is_empty(), "nothing beyond the text is judged of what cannot be seen");
         // What MCP shows is still judged: the handler ran...
         let ran = [(Transport::Structured, unstructured(1, text))];
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks));
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check == "invoke on structured"), "{status:?}");
         // ...the same call repeated gave another error...
         let again = (unstructured(0, "n is missing"), unstructured(0, text));
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again));
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check.starts_with("the same call repeated")), "{status:?}");
         // ...with the keys reversed, it was executed...
         let executed = Invocation::Executed { handler_calls: 1, received: json!({}) };
         let reversed_ran = (unstructured(0, text), executed.clone());
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran));
+        let (status, _) =
+            judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check.ends_with("reverse order")), "{status:?}");
         // ...and on HTTP the error does not point to get_api_spec.
         let http = [(Transport::Http, unstructured(0, "n is required"))];
         let rechecks = (unstructured(0, "n is required"), unstructured(0, "n is required"));
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks));
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check.contains("get_api_spec")), "{status:?}");
         // A call expected to run that was rejected fails as any rejection does.
         let runs = Expect::One(InvokeExpectation::Executed { received: json!({"n": 1}) });
-        let (status, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None);
+        let (status, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None, "get_api_spec");
         assert!(matches!(status, Status::Fail(_)));
     }
 
@@ -517,11 +523,11 @@ mod tests {
         let rejected = Invocation::Rejected { handler_calls: 0, error };
         let calls = [(Transport::Structured, rejected.clone())];
         let rechecks = (rejected.clone(), rejected);
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec");
         assert_eq!(status, Status::Pass);
         // One transport without the convention leaves the whole case not observable.
         let mixed = [calls[0].clone(), (Transport::Http, unstructured(0, "see get_api_spec"))];
-        let (status, _) = judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks));
+        let (status, _) = judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks), "get_api_spec");
         assert!(matches!(status, Status::Skip { .. }), "{status:?}");
     }
 

@@ -38,6 +38,35 @@ pub struct Implementation {
     pub rules: Vec<String>,
     /// The transports it claims; calls on other transports are skipped.
     pub transports: Vec<Transport>,
+    /// The words (a name, a URL) its HTTP errors point callers back to `get_api_spec` with:
+    /// what PLAT-162's "point HTTP callers back to get_api_spec" asks an HTTP error to contain.
+    /// Protocol v1's start answer may say it (`get_api_spec`); an MCP run takes it from
+    /// `--get-api-spec`; [`DEFAULT_SPEC_POINTER`] otherwise. Not part of a report.
+    #[serde(skip, default = "default_spec_pointer")]
+    pub spec_pointer: String,
+}
+
+/// What an HTTP error must contain to point back to `get_api_spec` when the implementation says
+/// nothing else: the tool's name.
+pub const DEFAULT_SPEC_POINTER: &str = "get_api_spec";
+
+/// The longest pointer an implementation may declare, in characters.
+pub const MAX_SPEC_POINTER: usize = 512;
+
+fn default_spec_pointer() -> String {
+    DEFAULT_SPEC_POINTER.into()
+}
+
+/// Why a declared pointer cannot be used, if it cannot: it must be a non-empty string of at most
+/// [`MAX_SPEC_POINTER`] characters.
+pub fn spec_pointer_problem(pointer: &str) -> Option<String> {
+    if pointer.trim().is_empty() {
+        Some("it is empty".into())
+    } else if pointer.chars().count() > MAX_SPEC_POINTER {
+        Some(format!("it is longer than {MAX_SPEC_POINTER} characters"))
+    } else {
+        None
+    }
 }
 
 impl Implementation {
@@ -57,6 +86,7 @@ impl Implementation {
             homepage: None,
             rules: Vec::new(),
             transports: Vec::new(),
+            spec_pointer: default_spec_pointer(),
         }
     }
 }

@@ -53,6 +53,7 @@ impl Target for Reference {
             homepage: None,
             rules: vec!["RT-TOOL-8".into(), "PLAT-162".into()],
             transports: Transport::ALL.to_vec(),
+            spec_pointer: crate::peer::DEFAULT_SPEC_POINTER.into(),
         })
     }
 

@@ -220,6 +220,10 @@ pub struct RunConfig {
     pub validate_protocol: bool,
     /// Keep every exchange, to print them (`--transcript`).
     pub transcript: bool,
+    /// Over MCP, what the implementation's HTTP errors contain to point callers back to
+    /// get_api_spec, in place of the tool's name (`--get-api-spec`); a protocol-v1
+    /// implementation says it in its start answer instead.
+    pub spec_pointer: Option<String>,
 }
 
 impl Default for RunConfig {
@@ -234,6 +238,7 @@ impl Default for RunConfig {
             limits: Limits::default(),
             validate_protocol: false,
             transcript: false,
+            spec_pointer: None,
         }
     }
 }

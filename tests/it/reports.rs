@@ -37,6 +37,7 @@ fn fixed_report() -> Report {
         homepage: None,
         rules: vec!["RT-TOOL-8".into()],
         transports: vec![Transport::Direct, Transport::Http],
+        spec_pointer: "get_api_spec".into(),
     };
     let cases = vec![
         outcome("RT-TOOL-8/a/passes", Level::Required, &["RT-TOOL-8.2"], Status::Pass),

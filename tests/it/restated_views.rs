@@ -1,6 +1,8 @@
-//! Implementations that restate what the suite leaves theirs to say: a view that publishes the
-//! registered schema with a `$schema`, an empty `required` and its enums reordered states the same
-//! contract, so it loses no required case (judge::contract).
+//! Implementations that say in their own words what the suite leaves theirs to say: a view that
+//! publishes the registered schema with a `$schema`, an empty `required` and its enums reordered
+//! states the same contract, so it loses no required case (judge::contract); an HTTP error that
+//! points back to get_api_spec by the words the implementation declares (`get_api_spec` in its
+//! start answer) points back as well as one naming the tool.
 
 use serde_json::Value;
 use tool_conformance::run::run;
@@ -72,4 +74,73 @@ fn restated_views_lose_no_required_case() {
     assert!(document.clone().count() > 0 && document.into_iter().all(|o| matches!(o.status, Status::Fail(_))));
 }
 
-tests![restated_views_lose_no_required_case];
+
+/// The reference, its HTTP errors pointing back to get_api_spec by `pointer` in place of the
+/// tool's name, and declaring so when `declared`; with `shown` false they point nowhere.
+struct Pointing {
+    reference: Reference,
+    pointer: &'static str,
+    shown: bool,
+}
+
+/// `value` with every "get_api_spec" in its strings and keys replaced by `by`.
+fn replaced(value: &Value, by: &str) -> Value {
+    match value {
+        Value::String(text) => Value::String(text.replace("get_api_spec", by)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| replaced(v, by)).collect()),
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.replace("get_api_spec", by), replaced(v, by))).collect()),
+        other => other.clone(),
+    }
+}
+
+impl Target for Pointing {
+    fn start(&mut self) -> Result<Implementation, TargetError> {
+        let mut implementation = self.reference.start()?;
+        implementation.spec_pointer = self.pointer.into();
+        Ok(implementation)
+    }
+    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
+        self.reference.normalize(input_schema, arguments)
+    }
+    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
+        self.reference.register(tools)
+    }
+    fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
+        self.reference.describe(tool, view)
+    }
+    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
+        let by = if self.shown { self.pointer } else { "the API spec" };
+        Ok(match self.reference.invoke(tool, transport, arguments)? {
+            Invocation::Rejected { handler_calls, error } => Invocation::Rejected { handler_calls, error: replaced(&error, by) },
+            other => other,
+        })
+    }
+}
+
+fn a_declared_pointer_stands_for_get_api_spec_in_http_errors() {
+    let corpus = Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
+    let required_failures = |target: &mut Pointing| -> Vec<(String, String)> {
+        let ran = run(&corpus, &Selection::all(), target);
+        ran.outcomes
+            .iter()
+            .filter(|o| o.level == Level::Required)
+            .filter_map(|o| match &o.status {
+                Status::Pass | Status::NotApplicable { .. } => None,
+                Status::Fail(failure) => Some((o.id.clone(), failure.check.clone())),
+                other => Some((o.id.clone(), format!("{other:?}"))),
+            })
+            .collect()
+    };
+    // Pointing by a URL it declares, in every HTTP error: no required case lost.
+    let pointed = required_failures(&mut Pointing { reference: Reference::new(), pointer: "/v1/spec", shown: true });
+    assert!(pointed.is_empty(), "required cases lost by a declared pointer:\n{pointed:?}");
+    // Declaring it and pointing nowhere fails the HTTP pointer check, by the declared words.
+    let hidden = required_failures(&mut Pointing { reference: Reference::new(), pointer: "/v1/spec", shown: false });
+    assert!(hidden.len() > 50, "the HTTP pointer check is required of many cases: {}", hidden.len());
+    assert!(
+        hidden.iter().all(|(_, check)| check.starts_with("the error on http points to /v1/spec")),
+        "{hidden:?}"
+    );
+}
+
+tests![restated_views_lose_no_required_case, a_declared_pointer_stands_for_get_api_spec_in_http_errors];

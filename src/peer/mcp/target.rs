@@ -100,6 +100,8 @@ pub struct McpTarget {
     names: HashMap<String, String>,
     life: Lifecycle,
     case: u64,
+    /// What its HTTP errors contain to point back to get_api_spec (`--get-api-spec`).
+    spec_pointer: String,
 }
 
 impl McpTarget {
@@ -122,7 +124,15 @@ impl McpTarget {
             names: HashMap::new(),
             life: Lifecycle::new(),
             case: 0,
+            spec_pointer: crate::peer::DEFAULT_SPEC_POINTER.into(),
         }
+    }
+
+    /// What the implementation's HTTP errors contain to point callers back to get_api_spec, in
+    /// place of the tool's name: MCP has no start answer to say it in.
+    pub fn with_spec_pointer(mut self, pointer: String) -> McpTarget {
+        self.spec_pointer = pointer;
+        self
     }
 
     /// The `tool-conformance` program whose `mcp-upstream` a gateway route starts (default: the
@@ -273,6 +283,7 @@ impl McpTarget {
             homepage: None,
             rules: self.rules.clone(),
             transports: vec![self.route.transport()],
+            spec_pointer: self.spec_pointer.clone(),
         })
     }
 
