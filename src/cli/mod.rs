@@ -369,6 +369,13 @@ fn load(config: &RunConfig) -> Result<Corpus> {
 
 fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     let corpus = load(config)?;
+    // A record written for another selection or corpus is a mis-set run, never a standing.
+    if let TargetSpec::Mcp(route) = &config.target {
+        let manifest = tool_conformance::mcp::Manifest::of(corpus.cases.iter().filter(|c| config.selection.matches(c)));
+        if let Some(mismatch) = tool_conformance::peer::mcp::record_mismatch(route, &manifest) {
+            anyhow::bail!(mismatch);
+        }
+    }
     let expected_failures = match args.expected_failures.as_deref() {
         Some(path) => {
             let file = ExpectedFailures::load(path)?;
