@@ -309,6 +309,24 @@ fn a_record_of_another_selection_is_a_usage_error_never_a_standing() {
     assert_eq!(same.status.code(), usage, "{}", text(&same));
 }
 
+/// `--get-api-spec` says what stands for get_api_spec in HTTP errors over MCP, which has no start
+/// answer: only with an MCP route, and only a usable pointer.
+fn get_api_spec_goes_with_an_mcp_route_and_must_be_usable() {
+    let usage = Some(tool_conformance::exit::USAGE as i32);
+    let alone = tool(&["run", "--get-api-spec", "/v1/spec", "--case", "PLAT-162/before-handler/*"]);
+    assert_eq!(alone.status.code(), usage, "{}", text(&alone));
+    assert!(text(&alone).contains("--get-api-spec goes with an MCP route"), "{}", text(&alone));
+    let upstream = format!("{BINARY} mcp-upstream");
+    let case = "PLAT-162/before-handler/first-tool-wrapped";
+    for (pointer, why) in [("", "it is empty"), (&*"x".repeat(513), "longer than 512")] {
+        let bad = tool(&["run", "--mcp-server", &upstream, "--get-api-spec", pointer, "--case", case]);
+        assert_eq!(bad.status.code(), usage, "{}", text(&bad));
+        assert!(text(&bad).contains(why), "{}", text(&bad));
+    }
+    let given = tool(&["run", "--mcp-server", &upstream, "--get-api-spec", "/v1/spec", "--case", case]);
+    assert_ne!(given.status.code(), usage, "{}", text(&given));
+}
+
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     tool_conformance::json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON ({e})", path.display()))
@@ -545,6 +563,7 @@ tests![
     a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints,
     a_gateway_configured_beforehand_forwards_to_an_upstream_started_by_hand,
     a_record_of_another_selection_is_a_usage_error_never_a_standing,
+    get_api_spec_goes_with_an_mcp_route_and_must_be_usable,
     a_gateway_that_validates_conforms_on_plat_162,
     a_gateway_that_forwards_without_validating_does_not_conform_with_the_handler_runs_shown,
     a_gateway_whose_errors_are_text_alone_is_incomplete_never_conforming,
