@@ -67,6 +67,7 @@ fn restated_views_lose_no_required_case() {
         .filter(|o| o.status != Status::Pass)
         .map(|o| format!("{}: {:?}", o.id, o.status))
         .collect();
+    println!("restated views: {} required cases, {} not passed", required.len(), failed.len());
     assert!(required.len() > 100, "the corpus's required cases ran: {}", required.len());
     assert!(failed.is_empty(), "required cases lost by restated views:\n{}", failed.join("\n"));
     // And the restatement is one the document reading sees: the interpretation cases fail.
@@ -136,6 +137,7 @@ fn a_declared_pointer_stands_for_get_api_spec_in_http_errors() {
     assert!(pointed.is_empty(), "required cases lost by a declared pointer:\n{pointed:?}");
     // Declaring it and pointing nowhere fails the HTTP pointer check, by the declared words.
     let hidden = required_failures(&mut Pointing { reference: Reference::new(), pointer: "/v1/spec", shown: false });
+    println!("declared pointer: {} required cases lost when shown, {} when not", pointed.len(), hidden.len());
     assert!(hidden.len() > 50, "the HTTP pointer check is required of many cases: {}", hidden.len());
     assert!(
         hidden.iter().all(|(_, check)| check.starts_with("the error on http points to /v1/spec")),
