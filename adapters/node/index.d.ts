@@ -28,6 +28,9 @@ export interface Implementation {
     homepage?: string;
     rules: string[];
     transports: Transport[];
+    /** The words (a name, a URL) HTTP errors point callers back to get_api_spec with, when the
+     *  runtime's discovery is not a tool named get_api_spec (at most 512 characters). */
+    get_api_spec?: string;
 }
 
 /** The runtime under test, made fresh by `runtime()` at every `start`. */

@@ -3,7 +3,7 @@
 // error answers, lone surrogates and exact numbers.
 //
 //     import { serve, Unsupported, Failure, Rejected } from 'tool-conformance-adapter';
-//     serve({ implementation: { name, version, language: 'typescript', rules, transports },
+//     serve({ implementation: { name, version, language: 'typescript', rules, transports, get_api_spec? },
 //             runtime: () => ({ register, describe, invoke, normalize }) });
 //
 // stdio by default; `--http HOST:PORT` on process.argv serves HTTP and prints the URL.
@@ -151,12 +151,15 @@ export class Session {
                 const implementation = { name, version };
                 if (language) implementation.language = language;
                 if (homepage) implementation.homepage = homepage;
-                return {
+                const answer = {
                     protocol: 1,
                     implementation,
                     rules: [...(this.implementation.rules ?? [])],
                     transports: [...(this.implementation.transports ?? [])],
                 };
+                // What HTTP errors point back to get_api_spec with, when not the tool's name.
+                if (this.implementation.get_api_spec) answer.get_api_spec = this.implementation.get_api_spec;
+                return answer;
             }
             case 'register': {
                 await this.#current().register(field(request, 'tools', Array.isArray));

@@ -336,6 +336,7 @@ impl RunArgs {
             transcript: self.target.transcript || self.full,
             mcp: self.target.mcp.options(&self.target.spec()?)?,
             identity: Identity { name: self.name.clone(), version: self.implementation_version.clone() },
+            spec_pointer: self.target.mcp.spec_pointer()?,
         })
     }
 }
@@ -390,6 +391,13 @@ fn load(config: &RunConfig) -> Result<Corpus> {
 fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     check_program(&config.target)?;
     let corpus = load(config)?;
+    // A record written for another selection or corpus is a mis-set run, never a standing.
+    if let TargetSpec::Mcp(route) = &config.target {
+        let manifest = tool_conformance::mcp::Manifest::of(corpus.cases.iter().filter(|c| config.selection.matches(c)));
+        if let Some(mismatch) = tool_conformance::peer::mcp::record_mismatch(route, &manifest) {
+            anyhow::bail!(mismatch);
+        }
+    }
     let expected_failures = match args.expected_failures.as_deref() {
         Some(path) => {
             let file = ExpectedFailures::load(path)?;
@@ -705,6 +713,10 @@ struct McpArgs {
     /// the suite's name, e.g. up_{name} or {name}@upstream: tools are listed, read and called by it.
     #[arg(long, value_name = "TEMPLATE")]
     mcp_tool_name: Option<String>,
+    /// (run only, with an MCP route) The words (a name, a URL) the implementation's HTTP errors
+    /// contain to point callers back to get_api_spec, in place of the tool's name `get_api_spec`.
+    #[arg(long = "get-api-spec", value_name = "WORDS")]
+    get_api_spec: Option<String>,
 }
 
 impl McpArgs {
@@ -744,6 +756,20 @@ impl McpArgs {
         let options = McpOptions { headers, tool_name, upstream_listen, wait };
         options.check(route)?;
         Ok(options)
+    }
+
+    /// What the implementation's HTTP errors point back to get_api_spec with, when given.
+    fn spec_pointer(&self) -> Result<Option<String>> {
+        let Some(pointer) = &self.get_api_spec else { return Ok(None) };
+        if self.route()?.is_none() {
+            anyhow::bail!(
+                "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-url); a protocol-v1 implementation says it in its start answer"
+            );
+        }
+        if let Some(problem) = tool_conformance::peer::spec_pointer_problem(pointer) {
+            anyhow::bail!("--get-api-spec {pointer:?}: {problem}");
+        }
+        Ok(Some(pointer.clone()))
     }
 
     /// The MCP route asked for, if any.

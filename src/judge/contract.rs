@@ -8,7 +8,15 @@
 //!
 //! - annotations are dropped wherever a schema stands (`title`, `description`, `$comment`,
 //!   `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`, and `x-` extensions): they
-//!   accept or refuse nothing;
+//!   accept or refuse nothing; so are the identity keywords `$id` and `$anchor`;
+//! - a `$schema` is dropped wherever the dialect it names reads the schema beneath it as draft
+//!   2020-12 (the suite's reading) does: always for draft 2020-12 itself, and for draft 2019-09,
+//!   draft-07, draft-06 and draft-04 unless the schema uses a keyword those read otherwise (a
+//!   `$ref` with siblings, an array-form `items`, `prefixItems`, `dependentRequired`, …, see
+//!   [`reads_as_2020_12`]); where it does not, or the dialect is not one of these, the `$schema`
+//!   stays and is a difference;
+//! - `required`, `enum` and `type` are sets: their order and repeats make no difference, an empty
+//!   `required` is no `required`, and a `type` list of one name is that name;
 //! - the schema `true` is written `{}`;
 //! - a `type` beside an `enum` that every member already satisfies is dropped: the enum says it;
 //! - at the root, what PLAT-162 implies is made explicit: an object root (`type: object`), a
@@ -19,11 +27,26 @@
 //! Everything else, `$ref` and `$defs` included, is compared as it is.
 
 use crate::case::{closed_root, derived_expected_fields};
+use crate::json::compare::same;
 use serde_json::{Map, Value};
 
-/// Annotation keywords: they describe, and never change what a schema accepts.
-const ANNOTATIONS: [&str; 8] =
-    ["title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly"];
+/// Annotation and identity keywords: they describe or name, and never change what a schema
+/// accepts.
+const ANNOTATIONS: [&str; 10] = [
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$id",
+    "$anchor",
+];
+
+/// Keywords whose value is a set: order and repeats make no difference.
+const SETS: [&str; 3] = ["required", "enum", "type"];
 
 /// Keywords whose value is a map of names to schemas.
 const SCHEMA_MAPS: [&str; 5] = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
@@ -50,6 +73,15 @@ const SCHEMA_LISTS: [&str; 4] = ["anyOf", "allOf", "oneOf", "prefixItems"];
 pub fn contract(schema: &Value) -> Value {
     let mut reduced = subschema(&closed_root(schema));
     if let Value::Object(root) = &mut reduced {
+        // The root's dialect reads the schema as written, before PLAT-162's closing.
+        match schema.get("$schema") {
+            Some(uri) if !uri.as_str().and_then(dialect).is_some_and(|d| reads_as_2020_12(d, schema)) => {
+                root.insert("$schema".into(), uri.clone());
+            }
+            _ => {
+                root.remove("$schema");
+            }
+        }
         root.entry("type").or_insert_with(|| Value::String("object".into()));
         // An open root too declares its expected fields, in a `properties` map.
         if let Value::Object(properties) = root.entry("properties").or_insert_with(|| Value::Object(Map::new())) {
@@ -74,6 +106,12 @@ fn subschema(schema: &Value) -> Value {
         if ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-") {
             continue;
         }
+        if key == "$schema" && value.as_str().and_then(dialect).is_some_and(|d| reads_as_2020_12(d, schema)) {
+            continue;
+        }
+        if key == "required" && value.as_array().is_some_and(Vec::is_empty) {
+            continue;
+        }
         let value = match value {
             Value::Object(members) if SCHEMA_MAPS.contains(&key.as_str()) => {
                 Value::Object(members.iter().map(|(name, s)| (name.clone(), subschema(s))).collect())
@@ -83,6 +121,7 @@ fn subschema(schema: &Value) -> Value {
             }
             Value::Array(items) if key == "items" => Value::Array(items.iter().map(subschema).collect()),
             value if SCHEMAS.contains(&key.as_str()) => subschema(value),
+            Value::Array(members) if SETS.contains(&key.as_str()) => set(members, key == "type"),
             value => value.clone(),
         };
         out.insert(key.clone(), value);
@@ -93,6 +132,139 @@ fn subschema(schema: &Value) -> Value {
         }
     }
     Value::Object(out)
+}
+
+/// The members of a set keyword, each once, in one order; for `type` (`named`), a single name
+/// written alone, as `"string"` says what `["string"]` does.
+fn set(members: &[Value], named: bool) -> Value {
+    let mut unique: Vec<Value> = Vec::new();
+    for member in members {
+        if !unique.iter().any(|kept| same(kept, member)) {
+            unique.push(member.clone());
+        }
+    }
+    unique.sort_by_cached_key(canonical);
+    match <[Value; 1]>::try_from(unique) {
+        Ok([Value::String(name)]) if named => Value::String(name),
+        Ok([other]) => Value::Array(vec![other]),
+        Err(unique) => Value::Array(unique),
+    }
+}
+
+/// A text that orders values the same whatever their key order or the digits a number was
+/// written with: objects with sorted keys, numbers by their value where it is a finite float.
+fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let members: Vec<String> = keys.iter().map(|k| format!("{k:?}:{}", canonical(&map[k.as_str()]))).collect();
+            format!("{{{}}}", members.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.is_finite() => format!("{f:e}"),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// A JSON Schema dialect a `$schema` may name, other than draft 2020-12's own reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Dialect {
+    Draft4,
+    Draft6,
+    Draft7,
+    Draft2019,
+    Draft2020,
+}
+
+/// The dialect a `$schema` URI names, if it is one of the published meta-schemas (with `http` or
+/// `https`, with or without an empty fragment).
+fn dialect(uri: &str) -> Option<Dialect> {
+    let uri = uri.trim_end_matches('#');
+    let uri = uri.strip_prefix("https://").or_else(|| uri.strip_prefix("http://"))?;
+    match uri {
+        "json-schema.org/draft/2020-12/schema" => Some(Dialect::Draft2020),
+        "json-schema.org/draft/2019-09/schema" => Some(Dialect::Draft2019),
+        "json-schema.org/draft-07/schema" => Some(Dialect::Draft7),
+        "json-schema.org/draft-06/schema" => Some(Dialect::Draft6),
+        "json-schema.org/draft-04/schema" => Some(Dialect::Draft4),
+        _ => None,
+    }
+}
+
+/// Keywords of draft 2020-12 that no earlier dialect knows, and those draft 2020-12 no longer
+/// knows: either way, one reading applies them and the other ignores them.
+const NEW_IN_2020_12: [&str; 3] = ["prefixItems", "$dynamicRef", "$dynamicAnchor"];
+const GONE_IN_2020_12: [&str; 3] = ["additionalItems", "$recursiveRef", "$recursiveAnchor"];
+/// Keywords that came with draft 2019-09.
+const NEW_IN_2019_09: [&str; 6] = [
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minContains",
+    "maxContains",
+];
+/// Keywords draft 2019-09 dropped, and those draft-07 and draft-06 added.
+const GONE_IN_2019_09: [&str; 1] = ["dependencies"];
+const NEW_IN_07: [&str; 3] = ["if", "then", "else"];
+/// Keywords draft-06 added or changed (`exclusiveMinimum` and `exclusiveMaximum` were booleans),
+/// and draft-04's identity keyword.
+const NEW_IN_06: [&str; 6] = ["const", "contains", "propertyNames", "exclusiveMinimum", "exclusiveMaximum", "id"];
+
+/// Whether `dialect` reads `schema` (every subschema of it) as draft 2020-12 does: it uses no
+/// keyword only one of the two applies, no array-form `items`, and, before draft 2019-09, no
+/// `$ref` beside other assertions (which those drafts ignore) and no `$ref` to a plain-name
+/// anchor; draft-04 also has no boolean schemas.
+fn reads_as_2020_12(dialect: Dialect, schema: &Value) -> bool {
+    let map = match schema {
+        Value::Object(map) => map,
+        Value::Bool(_) => return dialect != Dialect::Draft4,
+        _ => return true,
+    };
+    if dialect == Dialect::Draft2020 {
+        return true;
+    }
+    let mut differing: Vec<&str> = NEW_IN_2020_12.iter().chain(&GONE_IN_2020_12).copied().collect();
+    if dialect < Dialect::Draft2019 {
+        differing.extend(NEW_IN_2019_09.iter().chain(&GONE_IN_2019_09));
+    }
+    if dialect < Dialect::Draft7 {
+        differing.extend(NEW_IN_07);
+    }
+    if dialect < Dialect::Draft6 {
+        differing.extend(NEW_IN_06);
+    }
+    if map.keys().any(|key| differing.contains(&key.as_str())) || map.get("items").is_some_and(Value::is_array) {
+        return false;
+    }
+    if dialect < Dialect::Draft2019 {
+        if let Some(reference) = map.get("$ref") {
+            let assertion = |key: &String| {
+                key != "$ref" && key != "$schema" && !ANNOTATIONS.contains(&key.as_str()) && !key.starts_with("x-")
+            };
+            let plain_name =
+                reference.as_str().is_some_and(|r| r.starts_with('#') && r.len() > 1 && !r.starts_with("#/"));
+            if plain_name || map.keys().any(assertion) {
+                return false;
+            }
+        }
+    }
+    map.iter().all(|(key, value)| match value {
+        Value::Object(members) if SCHEMA_MAPS.contains(&key.as_str()) || key == "dependencies" => {
+            members.values().all(|s| reads_as_2020_12(dialect, s))
+        }
+        Value::Array(items) if SCHEMA_LISTS.contains(&key.as_str()) => {
+            items.iter().all(|s| reads_as_2020_12(dialect, s))
+        }
+        // Draft-04 has no boolean schemas, but these two keywords take a boolean of their own.
+        Value::Bool(_) if key == "additionalProperties" => true,
+        value if SCHEMAS.contains(&key.as_str()) => reads_as_2020_12(dialect, value),
+        _ => true,
+    })
 }
 
 /// Whether a `type` keyword (a name or a list of names) admits a value.
@@ -114,7 +286,6 @@ fn admits(declared: &Value, value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::compare::same;
     use serde_json::json;
 
     #[test]
@@ -153,5 +324,249 @@ mod tests {
         // Enum values and const are data, never schemas: an enum member named "title" stays.
         let enumerated = json!({"properties": {"k": {"enum": ["title", "x-y"]}}});
         assert_eq!(contract(&enumerated)["properties"]["k"]["enum"], json!(["title", "x-y"]));
+    }
+
+    #[test]
+    fn identity_empty_required_and_set_order_make_no_difference() {
+        let registered = json!({
+            "type": "object",
+            "properties": {"f": {"enum": ["pdf", "csv", 1]}, "n": {"type": ["integer", "null"]}},
+            "required": ["f", "n"]
+        });
+        let published = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "urn:example:export", "$comment": "published",
+            "type": ["object"],
+            "properties": {
+                "f": {"enum": [1.0, "csv", "pdf", "csv"], "required": []},
+                "n": {"type": ["null", "integer", "null"], "$anchor": "n"}
+            },
+            "required": ["n", "f", "n"]
+        });
+        assert!(same(&contract(&registered), &contract(&published)));
+        assert!(same(&contract(&json!({"required": []})), &contract(&json!({}))));
+        // A set is still a set of its own members: one fewer, or another, differs.
+        for other in [json!(["pdf", 1]), json!(["pdf", "csv", 2]), json!("pdf")] {
+            let changed = json!({"properties": {"f": {"enum": other}, "n": {"type": ["integer", "null"]}}, "required": ["f", "n"]});
+            assert!(!same(&contract(&registered), &contract(&changed)), "{changed}");
+        }
+        assert!(!same(
+            &contract(&registered),
+            &contract(
+                &json!({"properties": {"f": {"enum": ["pdf", "csv", 1]}, "n": {"type": ["integer", "null"]}}, "required": ["f"]})
+            )
+        ));
+    }
+
+    #[test]
+    fn a_dialect_is_dropped_only_where_it_reads_the_schema_as_2020_12_does() {
+        let plain =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}, "required": ["n"]});
+        for uri in [
+            "https://json-schema.org/draft/2020-12/schema",
+            "https://json-schema.org/draft/2019-09/schema",
+            "http://json-schema.org/draft-07/schema#",
+            "http://json-schema.org/draft-06/schema#",
+            "http://json-schema.org/draft-04/schema#",
+        ] {
+            let mut dialected = plain.clone();
+            dialected["$schema"] = json!(uri);
+            assert!(same(&contract(&plain), &contract(&dialected)), "{uri}");
+        }
+        // What those dialects read otherwise keeps the $schema, a difference.
+        let differing = [
+            ("http://json-schema.org/draft-07/schema#", json!({"$ref": "#/$defs/n", "maximum": 9})),
+            ("http://json-schema.org/draft-07/schema#", json!({"type": "array", "items": [{"type": "string"}]})),
+            ("http://json-schema.org/draft-07/schema#", json!({"type": "array", "prefixItems": [{"type": "string"}]})),
+            ("http://json-schema.org/draft-07/schema#", json!({"type": "object", "dependentRequired": {"a": ["b"]}})),
+            ("http://json-schema.org/draft-04/schema#", json!({"type": "array", "items": [{"type": "string"}]})),
+            ("http://json-schema.org/draft-04/schema#", json!({"const": 1})),
+            ("http://json-schema.org/draft-04/schema#", json!({"type": "object", "properties": {"a": true}})),
+            ("http://json-schema.org/draft-06/schema#", json!({"if": {"minimum": 1}, "then": {"maximum": 2}})),
+            ("https://json-schema.org/draft/2019-09/schema", json!({"type": "array", "items": [{"type": "string"}]})),
+            ("https://example.com/my-dialect", json!({"type": "integer"})),
+        ];
+        for (uri, inner) in differing {
+            let registered = json!({"type": "object", "$defs": {"n": {"type": "integer"}}, "properties": {"n": inner}});
+            let mut published = registered.clone();
+            published["$schema"] = json!(uri);
+            assert!(!same(&contract(&registered), &contract(&published)), "{uri} {inner}");
+        }
+        // A $ref alone, and beside annotations only, reads the same under draft-07.
+        let registered = json!({"$defs": {"n": {"type": "integer"}}, "properties": {"n": {"$ref": "#/$defs/n", "description": "N"}}});
+        let mut published = registered.clone();
+        published["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+        assert!(same(&contract(&registered), &contract(&published)));
+    }
+
+    /// The required describe cases of the built-in corpus, each with its registered schema.
+    fn required_describe_cases() -> Vec<(crate::case::Case, Value)> {
+        use crate::case::{Check, Level};
+        let corpus = crate::corpus::Corpus::embedded().expect("the built-in corpus loads");
+        let cases: Vec<_> = corpus
+            .cases
+            .into_iter()
+            .filter(|c| c.level == Level::Required)
+            .filter_map(|c| match &c.check {
+                Check::Describe { tools, tool, .. } => {
+                    let registered = crate::judge::describe::registered(tools, tool);
+                    Some((c, registered))
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(cases.len() >= 10, "the corpus has its required describe cases: {}", cases.len());
+        cases
+    }
+
+    /// Each view of `case` publishing `schema`, judged.
+    fn judged(case: &crate::case::Case, schema: &Value) -> crate::judge::outcome::Status {
+        use crate::case::Check;
+        use crate::judge::Answers;
+        let Check::Describe { views, .. } = &case.check else { unreachable!("a describe case") };
+        let answers = Answers::Described(views.iter().map(|v| (*v, schema.clone())).collect());
+        crate::judge::judge(case, &answers).status
+    }
+
+    fn runner(seed: u8) -> proptest::test_runner::TestRunner {
+        use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+        TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]))
+    }
+
+    /// A coin that comes up one time in `odds`.
+    fn chance(rng: &mut proptest::test_runner::TestRng, odds: u32) -> bool {
+        use proptest::prelude::RngCore;
+        rng.next_u32() % odds == 0
+    }
+
+    /// A set's members shuffled, some of them repeated.
+    fn reshuffled(rng: &mut proptest::test_runner::TestRng, members: &[Value]) -> Vec<Value> {
+        use proptest::prelude::RngCore;
+        let mut out: Vec<Value> = members.to_vec();
+        for member in members {
+            if chance(rng, 3) {
+                out.push(member.clone());
+            }
+        }
+        for i in (1..out.len()).rev() {
+            out.swap(i, rng.next_u32() as usize % (i + 1));
+        }
+        out
+    }
+
+    /// `schema` rewritten without changing what it accepts: a draft 2020-12 `$schema`, `$id` and
+    /// `$comment` at the root, an empty `required` and a `$comment` here and there, and every
+    /// `required`, `enum` and `type` list shuffled with repeats (a `type` name made a list).
+    fn preserving(rng: &mut proptest::test_runner::TestRng, schema: &Value, root: bool) -> Value {
+        let Value::Object(map) = schema else { return schema.clone() };
+        let mut out = Map::new();
+        if root {
+            if chance(rng, 2) {
+                out.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
+            }
+            if chance(rng, 2) {
+                out.insert("$id".into(), json!("urn:tool-conformance:rewritten"));
+            }
+        }
+        for (key, value) in map {
+            let value = match value {
+                Value::Object(members) if SCHEMA_MAPS.contains(&key.as_str()) => {
+                    Value::Object(members.iter().map(|(n, s)| (n.clone(), preserving(rng, s, false))).collect())
+                }
+                Value::Array(items) if SCHEMA_LISTS.contains(&key.as_str()) || key == "items" => {
+                    Value::Array(items.iter().map(|s| preserving(rng, s, false)).collect())
+                }
+                value if SCHEMAS.contains(&key.as_str()) => preserving(rng, value, false),
+                Value::Array(members) if SETS.contains(&key.as_str()) => Value::Array(reshuffled(rng, members)),
+                Value::String(name) if key == "type" && chance(rng, 2) => json!([name, name]),
+                value => value.clone(),
+            };
+            out.insert(key.clone(), value);
+        }
+        if !out.contains_key("required") && chance(rng, 2) {
+            out.insert("required".into(), json!([]));
+        }
+        if chance(rng, 3) {
+            out.insert("$comment".into(), json!("rewritten"));
+        }
+        Value::Object(out)
+    }
+
+    #[test]
+    fn contract_preserving_rewrites_pass_every_required_describe_case() {
+        let cases = required_describe_cases();
+        let mut runner = runner(35);
+        let (mut tried, mut changed) = (0, 0);
+        for _ in 0..40 {
+            for (case, registered) in &cases {
+                let rewritten = preserving(runner.rng(), registered, true);
+                tried += 1;
+                changed += usize::from(!same(registered, &rewritten));
+                let status = judged(case, &rewritten);
+                assert_eq!(
+                    status,
+                    crate::judge::outcome::Status::Pass,
+                    "{}: {rewritten} rewrites {registered} without changing what it accepts",
+                    case.id
+                );
+            }
+        }
+        assert!(changed > tried / 2, "too few rewrites changed the document: {changed} of {tried}");
+    }
+
+    /// A construct draft 2020-12 reads otherwise than `dialect`, with its `$schema` URI: under
+    /// draft 2020-12, `{"$ref": …, "maximum": 0}` bounds the value, and draft-07 ignores the bound;
+    /// and so on.
+    fn differing(rng: &mut proptest::test_runner::TestRng) -> (&'static str, Value) {
+        use proptest::prelude::RngCore;
+        let constructs: [(&str, Value); 7] = [
+            ("http://json-schema.org/draft-07/schema#", json!({"$ref": "#/$defs/rewritten", "maximum": 0})),
+            ("http://json-schema.org/draft-07/schema#", json!({"type": "array", "prefixItems": [{"type": "string"}]})),
+            ("http://json-schema.org/draft-07/schema#", json!({"type": "object", "dependentRequired": {"a": ["b"]}})),
+            ("http://json-schema.org/draft-07/schema#", json!({"type": "array", "items": [{"type": "string"}]})),
+            ("http://json-schema.org/draft-06/schema#", json!({"if": {"minimum": 1}, "then": {"maximum": 2}})),
+            ("http://json-schema.org/draft-04/schema#", json!({"const": 1})),
+            ("https://json-schema.org/draft/2019-09/schema", json!({"type": "array", "items": [{"type": "string"}]})),
+        ];
+        constructs[rng.next_u32() as usize % constructs.len()].clone()
+    }
+
+    #[test]
+    fn dialect_changes_that_change_the_meaning_fail_every_required_describe_case() {
+        use crate::case::Check;
+        let cases = required_describe_cases();
+        let mut runner = runner(36);
+        for _ in 0..10 {
+            for (case, registered) in &cases {
+                let (uri, construct) = differing(runner.rng());
+                // The registered schema with the construct in a property of its own, so that the
+                // case registers it: under draft 2020-12 it accepts what it did.
+                let mut with = registered.clone();
+                let Value::Object(root) = &mut with else { continue };
+                root.entry("$defs")
+                    .or_insert_with(|| json!({}))
+                    .as_object_mut()
+                    .map(|d| d.insert("rewritten".into(), json!({"type": "integer"})));
+                root.entry("properties")
+                    .or_insert_with(|| json!({}))
+                    .as_object_mut()
+                    .map(|p| p.insert("rewritten".into(), construct.clone()));
+                let mut case = case.clone();
+                let Check::Describe { tools, tool, .. } = &mut case.check else { unreachable!() };
+                let tool = tool.clone();
+                tools.iter_mut().filter(|t| t.name == tool).for_each(|t| t.input_schema = with.clone());
+                assert_eq!(judged(&case, &with), crate::judge::outcome::Status::Pass, "{}: as registered", case.id);
+                let mut same_dialect = with.clone();
+                same_dialect["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+                assert_eq!(judged(&case, &same_dialect), crate::judge::outcome::Status::Pass, "{}", case.id);
+                let mut dialected = with.clone();
+                dialected["$schema"] = json!(uri);
+                assert!(
+                    matches!(judged(&case, &dialected), crate::judge::outcome::Status::Fail(_)),
+                    "{}: {uri} reads {construct} otherwise, and the case passed",
+                    case.id
+                );
+            }
+        }
     }
 }

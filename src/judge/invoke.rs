@@ -37,6 +37,7 @@ pub(crate) fn judge(
     rejections: Rejections,
     calls: &[(Transport, Invocation)],
     rechecks: Option<&(Invocation, Invocation)>,
+    pointer: &str,
 ) -> (Status, Vec<ReadingCheck>, Vec<(CheckKind, CheckResult)>) {
     let Some((_, first)) = calls.first() else {
         return (
@@ -45,7 +46,7 @@ pub(crate) fn judge(
             Vec::new(),
         );
     };
-    let calls = Calls { calls, rechecks, schema, contract: ErrorContract::of(rejections) };
+    let calls = Calls { calls, rechecks, schema, contract: ErrorContract::of(rejections), pointer };
     match expect {
         Expect::One(expected) => {
             let checks = calls.judge(expected);
@@ -117,6 +118,8 @@ struct Calls<'a> {
     schema: &'a Value,
     /// What a rejection is held to.
     contract: ErrorContract,
+    /// What an HTTP error contains to point back to get_api_spec (`Implementation::spec_pointer`).
+    pointer: &'a str,
 }
 
 /// What the runner checks of a rejection beyond what the case names.
@@ -168,17 +171,17 @@ impl Calls<'_> {
                         Invocation::Rejected { handler_calls: 0, error } => {
                             keep_first(&mut named, || check_problems(*transport, error, problems, self.contract));
                             keep_first(&mut fields, || check_fields(*transport, error, &bounds));
-                            points_to_spec(*transport, error)
+                            points_to_spec(*transport, error, self.pointer)
                         }
                         Invocation::RejectedUnstructured { handler_calls: 0, message } => {
                             keep_first(&mut named, || Ok(Judged::NotObservable));
                             keep_first(&mut fields, || Ok(Judged::NotObservable));
-                            if message.contains(SPEC_TOOL) {
+                            if message.contains(self.pointer) {
                                 Ok(Judged::InFull)
                             } else {
                                 fail(
-                                    format!("the error on {transport} points to {SPEC_TOOL}"),
-                                    json!({ "mentions": SPEC_TOOL }),
+                                    format!("the error on {transport} points to {}", self.pointer),
+                                    json!({ "mentions": self.pointer }),
                                     json!({ "message": message }),
                                 )
                             }
@@ -288,7 +291,10 @@ impl Calls<'_> {
         };
         let mut checks = vec![
             reading("message-names-fields", first_failure(&|t, e| message_names(t, &e["error"], problems, &fields))),
-            reading("message-points-to-get-api-spec", first_failure(&|t, e| message_points(t, &e["error"]))),
+            reading(
+                "message-points-to-get-api-spec",
+                first_failure(&|t, e| message_points(t, &e["error"], self.pointer)),
+            ),
             reading("expected-fields-exact", first_failure(&|t, e| exact_fields(t, &e["error"], &fields))),
         ];
         let (first_transport, first) = &self.calls[0];
@@ -438,20 +444,17 @@ fn check_fields(transport: Transport, error: &Value, bounds: &FieldBounds) -> Ch
 }
 
 /// Check [`CheckKind::PointsToSchema`] of one rejected call on HTTP: the error mentions
-/// get_api_spec in some key or string it holds.
-fn points_to_spec(transport: Transport, error: &Value) -> Checked {
-    if mentions(error, SPEC_TOOL) {
+/// get_api_spec (the `pointer` words the implementation declared) in some key or string it holds.
+fn points_to_spec(transport: Transport, error: &Value, pointer: &str) -> Checked {
+    if mentions(error, pointer) {
         return Ok(Judged::InFull);
     }
     fail(
-        format!("the error on {transport} points to {SPEC_TOOL} (in any string it holds)"),
-        json!({ "mentions": SPEC_TOOL }),
+        format!("the error on {transport} points to {pointer} (in any string it holds)"),
+        json!({ "mentions": pointer }),
         error.clone(),
     )
 }
-
-/// The discovery tool PLAT-162's error points HTTP callers back to.
-const SPEC_TOOL: &str = "get_api_spec";
 
 /// Whether some key or string anywhere in `value` contains `word`.
 fn mentions(value: &Value, word: &str) -> bool {
@@ -463,14 +466,15 @@ fn mentions(value: &Value, word: &str) -> bool {
     }
 }
 
-/// Reading `message-points-to-get-api-spec`: the message mentions get_api_spec, whatever the
-/// transport (the text asks it of HTTP callers only, and of the error, not its message).
-fn message_points(transport: Transport, error: &Value) -> Result<(), Box<Failure>> {
+/// Reading `message-points-to-get-api-spec`: the message mentions get_api_spec (the `pointer`
+/// words), whatever the transport (the text asks it of HTTP callers only, and of the error, not
+/// its message).
+fn message_points(transport: Transport, error: &Value, pointer: &str) -> Result<(), Box<Failure>> {
     let message = error.get("message").and_then(Value::as_str).unwrap_or_default();
-    if message.contains(SPEC_TOOL) {
+    if message.contains(pointer) {
         return Ok(());
     }
-    fail(format!("the message on {transport} mentions {SPEC_TOOL}"), json!(true), json!(false))
+    fail(format!("the message on {transport} mentions {pointer}"), json!(true), json!(false))
 }
 
 /// Reading `message-names-fields`: the message mentions every problem's field and every expected
@@ -593,30 +597,32 @@ mod tests {
         let text = "n is required; see get_api_spec";
         let calls = [(Transport::Structured, unstructured(0, text)), (Transport::Http, unstructured(0, text))];
         let rechecks = (unstructured(0, text), unstructured(0, text));
-        let (status, readings, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        let (status, readings, _) =
+            judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec");
         assert!(matches!(&status, Status::Skip { reason } if reason == NOT_OBSERVABLE), "{status:?}");
         assert!(readings.is_empty(), "nothing beyond the text is judged of what cannot be seen");
         // What MCP shows is still judged: the handler ran...
         let ran = [(Transport::Structured, unstructured(1, text))];
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check == "invoke on structured"), "{status:?}");
         // ...the same call repeated gave another error...
         let again = (unstructured(0, "n is missing"), unstructured(0, text));
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check.starts_with("the same call repeated")), "{status:?}");
         // ...with the keys reversed, it was executed...
         let executed = Invocation::Executed { handler_calls: 1, received: json!({}) };
         let reversed_ran = (unstructured(0, text), executed.clone());
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran));
+        let (status, _, _) =
+            judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check.ends_with("reverse order")), "{status:?}");
         // ...and on HTTP the error does not point to get_api_spec.
         let http = [(Transport::Http, unstructured(0, "n is required"))];
         let rechecks = (unstructured(0, "n is required"), unstructured(0, "n is required"));
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check.contains("get_api_spec")), "{status:?}");
         // A call expected to run that was rejected fails as any rejection does.
         let runs = Expect::One(InvokeExpectation::Executed { received: json!({"n": 1}) });
-        let (status, _, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None);
+        let (status, _, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None, "get_api_spec");
         assert!(matches!(status, Status::Fail(_)));
     }
 
@@ -631,11 +637,11 @@ mod tests {
         let rejected = Invocation::Rejected { handler_calls: 0, error };
         let calls = [(Transport::Structured, rejected.clone())];
         let rechecks = (rejected.clone(), rejected);
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec");
         assert_eq!(status, Status::Pass);
         // One transport without the convention leaves the whole case not observable.
         let mixed = [calls[0].clone(), (Transport::Http, unstructured(0, "see get_api_spec"))];
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks), "get_api_spec");
         assert!(matches!(status, Status::Skip { .. }), "{status:?}");
     }
 
@@ -645,7 +651,7 @@ mod tests {
         rechecks: Option<&(Invocation, Invocation)>,
     ) -> Vec<(&'static str, &'static str)> {
         let (schema, expect) = rejection();
-        let (_, _, made) = judge(&schema, &expect, Rejections::OneError, calls, rechecks);
+        let (_, _, made) = judge(&schema, &expect, Rejections::OneError, calls, rechecks, "get_api_spec");
         made.into_iter().map(|(kind, result)| (kind.as_str(), result.as_str())).collect()
     }
 
@@ -695,7 +701,7 @@ mod tests {
         );
         // The status is the first failing check's failure.
         let (schema, expect) = rejection();
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks));
+        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec");
         assert!(matches!(&status, Status::Fail(f) if f.check == "problems named on http"), "{status:?}");
     }
 

@@ -57,6 +57,9 @@ pub(crate) enum Answers {
         calls: Vec<(Transport, Invocation)>,
         /// The first call repeated, and with its keys reversed.
         rechecks: Option<(Invocation, Invocation)>,
+        /// What the implementation's HTTP errors contain to point back to get_api_spec
+        /// (`Implementation::spec_pointer`).
+        pointer: String,
     },
     /// A describe case: each view asked and the schema it published, in the case's order (the
     /// session stops asking at the first view that fails).
@@ -102,9 +105,9 @@ fn status(case: &Case, answers: &Answers) -> Judged {
             let made = one_check(CheckKind::ArgumentsReachingTool, &status);
             (status, Vec::new(), made)
         }
-        (Check::Invoke { tools, tool, expect, .. }, Answers::Invoked { calls, rechecks }) => {
+        (Check::Invoke { tools, tool, expect, .. }, Answers::Invoked { calls, rechecks, pointer }) => {
             let schema = tools.iter().find(|t| t.name == *tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);
-            invoke::judge(schema, expect, case.rejections, calls, rechecks.as_ref())
+            invoke::judge(schema, expect, case.rejections, calls, rechecks.as_ref(), pointer)
         }
         (Check::Describe { tools, tool, .. }, Answers::Described(published)) => {
             let status = describe::judge(case.level, &describe::registered(tools, tool), published);

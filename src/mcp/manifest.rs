@@ -17,9 +17,14 @@
 //! `schemas/manifest.schema.json`):
 //!
 //! ```json
-//! {"manifest": 1,
+//! {"manifest": 1, "fingerprint": "sha256:…",
 //!  "tools": [{"name": "update_step", "description": "…", "input_schema": {…}}, …]}
 //! ```
+//!
+//! The fingerprint ([`Manifest::fingerprint`]) is the SHA-256 of the tools' exact JSON text: two
+//! manifests publish the same names for the same tools exactly when their fingerprints agree. The
+//! recording upstream writes it as its first record line, and a run whose own manifest has
+//! another refuses to start: its `normalize_N` would name other schemas.
 
 use crate::case::tool::Tool;
 use crate::case::{Case, Check};
@@ -59,6 +64,9 @@ pub struct Manifest {
 #[serde(deny_unknown_fields)]
 struct File {
     manifest: u64,
+    /// Written always; read when present, and then it must be the tools' own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fingerprint: Option<String>,
     tools: Vec<Tool>,
 }
 
@@ -145,10 +153,32 @@ impl Manifest {
         if let Some(twice) = file.tools.iter().find(|t| !seen.insert(t.name.as_str())) {
             return Err(format!("the tool name {:?} is published twice", twice.name));
         }
-        Ok(Manifest { tools: file.tools, by_tool: HashMap::new(), by_schema: HashMap::new() })
+        let manifest = Manifest { tools: file.tools, by_tool: HashMap::new(), by_schema: HashMap::new() };
+        if let Some(written) = file.fingerprint {
+            let own = manifest.fingerprint();
+            if written != own {
+                return Err(format!(
+                    "its fingerprint {written} is not that of its tools ({own}): the tools were changed after it was made; print it again with `tool-conformance manifest`"
+                ));
+            }
+        }
+        Ok(manifest)
     }
 
     /// The published tools, in order.
+    /// What the manifest publishes, in one word: `sha256:` and the hex SHA-256 of its tools'
+    /// exact JSON text (names, descriptions and schemas, in order). Manifests made from other
+    /// case selections or corpora that publish other tools, or the same under other names, differ.
+    pub fn fingerprint(&self) -> String {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(exact(&self.tools).as_bytes());
+        let mut out = String::from("sha256:");
+        for byte in digest {
+            out.push_str(&format!("{byte:02x}"));
+        }
+        out
+    }
+
     pub fn tools(&self) -> &[Tool] {
         &self.tools
     }
@@ -198,7 +228,8 @@ impl Manifest {
 
     /// The manifest as its JSON document, exact.
     pub fn to_json(&self) -> Value {
-        let file = File { manifest: MANIFEST_VERSION, tools: self.tools.clone() };
+        let file =
+            File { manifest: MANIFEST_VERSION, fingerprint: Some(self.fingerprint()), tools: self.tools.clone() };
         serde_json::to_value(&file).unwrap_or_default()
     }
 
@@ -292,6 +323,29 @@ mod tests {
         let read = Manifest::from_slice(manifest.to_text().as_bytes()).expect("reads back");
         assert_eq!(read.tools(), manifest.tools());
         assert_eq!(read.to_text(), manifest.to_text());
+        assert_eq!(read.fingerprint(), manifest.fingerprint());
+        assert!(validator.is_valid(&crate::json::to_serde(&serde_json::json!({"manifest": 1, "tools": []}))));
+    }
+
+    #[test]
+    fn the_fingerprint_tells_selections_apart_and_catches_an_edited_manifest() {
+        let corpus = corpus();
+        let of = |pattern: &str| {
+            let selection = Selection::new(vec![], vec![], vec![pattern.into()]).expect("a pattern");
+            Manifest::of(corpus.cases.iter().filter(|c| selection.matches(c)))
+        };
+        let (plat, rt) = (of("PLAT-162/*"), of("RT-TOOL-8/*"));
+        assert_ne!(plat.fingerprint(), rt.fingerprint());
+        assert_eq!(plat.fingerprint(), of("PLAT-162/*").fingerprint(), "the same selection, the same fingerprint");
+        assert!(plat.fingerprint().starts_with("sha256:") && plat.fingerprint().len() == 7 + 64);
+        // A manifest whose tools were changed after it was printed is refused, naming both.
+        let mut document = plat.to_json();
+        document["tools"][0]["name"] = serde_json::json!("renamed");
+        let error = Manifest::from_slice(document.to_string().as_bytes()).unwrap_err();
+        assert!(error.contains(&plat.fingerprint()) && error.contains("changed after"), "{error}");
+        // One without a fingerprint (written by hand) is read, and has its tools' own.
+        document.as_object_mut().unwrap().remove("fingerprint");
+        assert!(Manifest::from_slice(document.to_string().as_bytes()).is_ok());
     }
 
     #[test]
@@ -383,6 +437,10 @@ mod tests {
         assert!(bad.unwrap_err().contains("twice"));
         let text = r#"{"manifest":1,"tools":[{"name":"a","input_schema":{"z":1,"maximum":12345678901234567890123,"a":0.10}}]}"#;
         let read = Manifest::from_slice(text.as_bytes()).unwrap();
-        assert_eq!(serde_json::to_string(&read.to_json()).unwrap(), text);
+        let with_fingerprint = format!(r#""manifest":1,"fingerprint":"{}","#, read.fingerprint());
+        assert_eq!(
+            serde_json::to_string(&read.to_json()).unwrap(),
+            text.replacen(r#""manifest":1,"#, &with_fingerprint, 1)
+        );
     }
 }

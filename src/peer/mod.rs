@@ -46,6 +46,12 @@ pub struct Implementation {
     /// What it called itself, when the run names it otherwise (`--name`, `--version`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answered: Option<Answered>,
+    /// The words (a name, a URL) its HTTP errors point callers back to `get_api_spec` with:
+    /// what PLAT-162's "point HTTP callers back to get_api_spec" asks an HTTP error to contain.
+    /// Protocol v1's start answer may say it (`get_api_spec`); an MCP run takes it from
+    /// `--get-api-spec`; [`DEFAULT_SPEC_POINTER`] otherwise. Not part of a report.
+    #[serde(skip, default = "default_spec_pointer")]
+    pub spec_pointer: String,
 }
 
 /// The name and version an implementation gave itself, kept when a run names it otherwise.
@@ -55,6 +61,29 @@ pub struct Answered {
     pub name: String,
     /// The version it answered (empty when none).
     pub version: String,
+}
+
+/// What an HTTP error must contain to point back to `get_api_spec` when the implementation says
+/// nothing else: the tool's name.
+pub const DEFAULT_SPEC_POINTER: &str = "get_api_spec";
+
+/// The longest pointer an implementation may declare, in characters.
+pub const MAX_SPEC_POINTER: usize = 512;
+
+fn default_spec_pointer() -> String {
+    DEFAULT_SPEC_POINTER.into()
+}
+
+/// Why a declared pointer cannot be used, if it cannot: it must be a non-empty string of at most
+/// [`MAX_SPEC_POINTER`] characters.
+pub fn spec_pointer_problem(pointer: &str) -> Option<String> {
+    if pointer.trim().is_empty() {
+        Some("it is empty".into())
+    } else if pointer.chars().count() > MAX_SPEC_POINTER {
+        Some(format!("it is longer than {MAX_SPEC_POINTER} characters"))
+    } else {
+        None
+    }
 }
 
 impl Implementation {
@@ -76,6 +105,7 @@ impl Implementation {
             transports: Vec::new(),
             tool_name: None,
             answered: None,
+            spec_pointer: default_spec_pointer(),
         }
     }
 }

@@ -235,6 +235,8 @@ impl Answer {
                 },
                 rules: Words(implementation.rules.iter().map(String::as_str).collect()),
                 transports: Words(implementation.transports.clone()),
+                get_api_spec: (implementation.spec_pointer != crate::peer::DEFAULT_SPEC_POINTER)
+                    .then_some(implementation.spec_pointer.as_str()),
             }),
             Answer::Normalized(arguments) => AnswerBody::Normalized(NormalizedAnswer { arguments }),
             Answer::Refused(rejected) => AnswerBody::Refused(RefusedAnswer { rejected: Object(rejected) }),
@@ -288,8 +290,15 @@ impl Answer {
                 if object.get("implementation").is_some_and(|about| !about.is_object()) {
                     return Err(bad(&message, "implementation", "it is not an object".into()));
                 }
-                let StartedAnswer { implementation, rules, transports, .. } =
+                let StartedAnswer { implementation, rules, transports, get_api_spec, .. } =
                     read::<StartedAnswer<Text, Words<String>, Words<Transport>>>(value, &message)?;
+                let spec_pointer = match get_api_spec {
+                    Some(pointer) => match crate::peer::spec_pointer_problem(&pointer.0) {
+                        Some(problem) => return Err(bad(&message, "get_api_spec", problem)),
+                        None => pointer.0,
+                    },
+                    None => crate::peer::DEFAULT_SPEC_POINTER.into(),
+                };
                 Answer::Started(Implementation {
                     name: implementation.name.0,
                     version: implementation.version.0,
@@ -299,6 +308,7 @@ impl Answer {
                     transports: transports.0,
                     tool_name: None,
                     answered: None,
+                    spec_pointer,
                 })
             }
             Command::Normalize if object.contains_key("rejected") => {
@@ -564,6 +574,9 @@ mod message {
         pub implementation: About<S>,
         pub rules: R,
         pub transports: T,
+        /// What an HTTP error contains to point back to get_api_spec, when not the tool's name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub get_api_spec: Option<S>,
     }
 
     /// The `implementation` of a started answer.
@@ -980,6 +993,21 @@ mod tests {
                     transports: vec![Transport::Direct],
                     tool_name: None,
                     answered: None,
+                    spec_pointer: crate::peer::DEFAULT_SPEC_POINTER.into(),
+                }),
+            ),
+            (
+                Command::Start,
+                Answer::Started(Implementation {
+                    name: "x".into(),
+                    version: "1".into(),
+                    language: None,
+                    homepage: None,
+                    rules: vec!["PLAT-162".into()],
+                    transports: vec![Transport::Http],
+                    tool_name: None,
+                    answered: None,
+                    spec_pointer: "GET /v1/spec".into(),
                 }),
             ),
             (Command::Normalize, Answer::Normalized(json!({"a": 1}))),
@@ -1042,6 +1070,19 @@ mod tests {
             started(json!({"name": "x", "version": "1"}), json!(["pigeon"])),
             "the start response has a bad `transports`: \"pigeon\" is not one of direct, structured, http"
         );
+        let pointed = |pointer: Value| {
+            let answer = json!({"seq": 0, "protocol": 1, "implementation": {"name": "x", "version": "1"},
+                "rules": [], "transports": [], "get_api_spec": pointer});
+            Answer::from_json(Command::Start, &answer).map_err(|e| e.to_string())
+        };
+        assert_eq!(pointed(json!("")).unwrap_err(), "the start response has a bad `get_api_spec`: it is empty");
+        assert!(pointed(json!(3)).unwrap_err().starts_with("the start response has a bad `get_api_spec`"));
+        assert_eq!(
+            pointed(json!("x".repeat(513))).unwrap_err(),
+            "the start response has a bad `get_api_spec`: it is longer than 512 characters"
+        );
+        let Ok(Answer::Started(declared)) = pointed(json!("/v1/spec")) else { panic!("a pointer is read") };
+        assert_eq!(declared.spec_pointer, "/v1/spec");
         let invoked = |answer: Value| Answer::from_json(Command::Invoke, &answer).unwrap_err().to_string();
         assert_eq!(
             invoked(json!({"seq": 1, "outcome": "maybe", "handler_calls": 0})),

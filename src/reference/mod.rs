@@ -55,6 +55,7 @@ impl Target for Reference {
             transports: Transport::ALL.to_vec(),
             tool_name: None,
             answered: None,
+            spec_pointer: crate::peer::DEFAULT_SPEC_POINTER.into(),
         })
     }
 

@@ -403,7 +403,6 @@ pub(crate) fn behaviour_grid(
     out
 }
 
-
 /// A link to `folder/README.md`: the folder's name escaped as text, and percent-encoded in the
 /// destination (every byte but ASCII letters, digits and `-._~`), so that no folder name can
 /// end the link, split the table's row or open an HTML tag.

@@ -225,6 +225,10 @@ pub struct RunConfig {
     pub mcp: McpOptions,
     /// What the reports call the implementation, whatever it calls itself (`--name`, `--version`).
     pub identity: Identity,
+    /// Over MCP, what the implementation's HTTP errors contain to point callers back to
+    /// get_api_spec, in place of the tool's name (`--get-api-spec`); a protocol-v1
+    /// implementation says it in its start answer instead.
+    pub spec_pointer: Option<String>,
 }
 
 /// The name and version a report gives the implementation instead of its own answer (one that is
@@ -273,6 +277,7 @@ impl Default for RunConfig {
             transcript: false,
             mcp: McpOptions::default(),
             identity: Identity::default(),
+            spec_pointer: None,
         }
     }
 }

@@ -78,8 +78,11 @@ pub fn instances(config: &RunConfig, corpus: &Corpus) -> Result<Vec<Instance>, S
         let log = if config.transcript { WireLog::recording() } else { WireLog::new() };
         let manifest = Manifest::of(corpus.cases.iter().filter(|c| config.selection.matches(c)));
         let rules = corpus.catalog.rules.iter().map(|r| r.id.clone()).collect();
-        let target = McpTarget::new(route.clone(), manifest, rules, config.limits.clone(), log.clone())
+        let mut target = McpTarget::new(route.clone(), manifest, rules, config.limits.clone(), log.clone())
             .with_options(config.mcp.clone());
+        if let Some(pointer) = &config.spec_pointer {
+            target = target.with_spec_pointer(pointer.clone());
+        }
         return Ok(vec![Instance::new(Box::new(target), Some(log))]);
     }
     let count = config.target.count(config.jobs);

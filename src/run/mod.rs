@@ -201,7 +201,8 @@ impl<T: Target> Session<T> {
         case: &Case,
     ) -> Result<Answers, TargetError> {
         let Some(&first) = claimed.first() else {
-            return Ok(Answers::Invoked { calls: Vec::new(), rechecks: None });
+            let pointer = self.implementation.spec_pointer.clone();
+            return Ok(Answers::Invoked { calls: Vec::new(), rechecks: None, pointer });
         };
         self.register(tools)?;
         let mut calls = Vec::with_capacity(claimed.len());
@@ -215,6 +216,6 @@ impl<T: Target> Session<T> {
         } else {
             None
         };
-        Ok(Answers::Invoked { calls, rechecks })
+        Ok(Answers::Invoked { calls, rechecks, pointer: self.implementation.spec_pointer.clone() })
     }
 }

@@ -1,7 +1,9 @@
 //! `tool-conformance mcp-upstream`: a plain recording MCP server, the upstream a gateway under
 //! test forwards its calls to (MCP's manifest is `crate::mcp`).
 //!
-//! It publishes the tools of a [`Manifest`] and, for every `tools/call` of one of them, appends
+//! It publishes the tools of a [`Manifest`], opens the record with the line
+//! `{"manifest": FINGERPRINT}` (what it publishes, [`Manifest::fingerprint`], which a run compares
+//! with its own manifest) and, for every `tools/call` of one of them, appends
 //! one line `{"tool": NAME, "arguments": …}` to the record file and flushes it before it answers
 //! `{"content":[{"type":"text","text":"ok"}]}`. It neither validates nor normalizes: what the
 //! record holds is exactly what the gateway sent, numbers and key order kept (absent arguments
@@ -105,11 +107,15 @@ pub struct Upstream {
 }
 
 impl Upstream {
-    /// A server publishing `manifest`'s tools and appending a line to `record` per call. A tool
+    /// A server publishing `manifest`'s tools and appending a line to `record` per call, after a
+    /// first line `{"manifest": FINGERPRINT}` ([`Manifest::fingerprint`]). A tool
     /// MCP cannot carry ([`Manifest::outside_mcp`]: an MCP SDK's client refuses a whole listing
     /// that holds one) is not published; the record says so at once, one `refused` line each,
     /// as any server whose framework refuses a tool does.
     pub fn new(manifest: Manifest, mut record: Box<dyn Write + Send>) -> Upstream {
+        // First, what it publishes, for a run to compare with its own manifest.
+        let line = json!({ "manifest": manifest.fingerprint() });
+        let _ = writeln!(record, "{line}").and_then(|()| record.flush());
         let outside: Vec<String> = manifest
             .outside_mcp()
             .iter()
@@ -345,8 +351,13 @@ mod tests {
             br#"{"manifest":1,"tools":[{"name":"t","description":"d","input_schema":{"type":"object","properties":{"n":{"type":"number"}}}}]}"#,
         )
         .unwrap();
+        let fingerprint = manifest.fingerprint();
         let record = Shared::default();
-        (Upstream::new(manifest, Box::new(record.clone())), record)
+        let upstream = Upstream::new(manifest, Box::new(record.clone()));
+        // The record opens with what the upstream publishes; the tests read the calls after it.
+        let first = String::from_utf8(std::mem::take(&mut *record.0.lock().unwrap())).unwrap();
+        assert_eq!(first, format!("{{\"manifest\":\"{fingerprint}\"}}\n"));
+        (upstream, record)
     }
 
     fn text(value: &Option<Value>) -> String {
@@ -424,7 +435,7 @@ mod tests {
         let record = Shared::default();
         let mut upstream = Upstream::new(manifest, Box::new(record.clone()));
         let lines = String::from_utf8(record.0.lock().unwrap().clone()).unwrap();
-        let refused: Vec<Value> = lines.lines().map(|l| crate::json::from_str(l).unwrap()).collect();
+        let refused: Vec<Value> = lines.lines().skip(1).map(|l| crate::json::from_str(l).unwrap()).collect();
         let names: Vec<&str> = refused.iter().map(|l| l["tool"].as_str().unwrap()).collect();
         assert_eq!(names, ["e", "p"], "{lines}");
         assert!(refused.iter().all(|l| {

@@ -99,6 +99,7 @@ modules! {
     report_formats,
     report_inertness,
     reports,
+    restated_views,
     serve_http,
     site,
     specs,

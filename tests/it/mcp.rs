@@ -265,6 +265,68 @@ fn a_gateway_configured_beforehand_forwards_to_an_upstream_started_by_hand() {
     forwarded_unvalidated(output.status, &report, &text(&output));
 }
 
+/// The issue's mis-set run: the upstream started by hand with the manifest of one selection, the
+/// run asked for another. Its `normalize_N` would name other schemas, so the run is refused with
+/// exit 2 before any case, saying which record and how to mend it; so is a record no upstream
+/// writes. (The upstream's own selection runs as usual:
+/// `a_gateway_configured_beforehand_forwards_to_an_upstream_started_by_hand`.)
+fn a_record_of_another_selection_is_a_usage_error_never_a_standing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut upstream, upstream_url, record) = http_server(dir.path(), &["--case", "PLAT-162/*"]);
+    let (mut gateway, url, url_file) = forwarder(dir.path());
+    std::fs::write(&url_file, &upstream_url).expect("configure the gateway");
+    let report = dir.path().join("report");
+    let run = |record: &Path, selection: &str| {
+        tool(&[
+            "run",
+            "--mcp-gateway-url",
+            &url,
+            "--mcp-record",
+            record.to_str().unwrap(),
+            "--case",
+            selection,
+            "--report",
+            report.to_str().unwrap(),
+        ])
+    };
+    let other = run(&record, "RT-TOOL-8/*");
+    let elsewhere = run(&dir.path().join("no-upstream-writes-here.jsonl"), "PLAT-162/*");
+    let same = run(&record, "PLAT-162/before-handler/first-tool-wrapped");
+    for child in [&mut gateway, &mut upstream] {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let usage = Some(tool_conformance::exit::USAGE as i32);
+    assert_eq!(other.status.code(), usage, "{}", text(&other));
+    let said = text(&other);
+    assert!(said.contains("another manifest") && said.contains(record.to_str().unwrap()), "{said}");
+    assert!(said.contains("tool-conformance manifest") && said.contains("--record"), "how to mend it: {said}");
+    assert!(!report.exists(), "no standing is written: {said}");
+    assert_eq!(elsewhere.status.code(), usage, "{}", text(&elsewhere));
+    assert!(text(&elsewhere).contains("has no {\"manifest\": …} line"), "{}", text(&elsewhere));
+    // A part of the upstream's selection is another manifest too: the one case alone publishes
+    // other tools than PLAT-162/*, and its normalize_N could be numbered otherwise.
+    assert_eq!(same.status.code(), usage, "{}", text(&same));
+}
+
+/// `--get-api-spec` says what stands for get_api_spec in HTTP errors over MCP, which has no start
+/// answer: only with an MCP route, and only a usable pointer.
+fn get_api_spec_goes_with_an_mcp_route_and_must_be_usable() {
+    let usage = Some(tool_conformance::exit::USAGE as i32);
+    let alone = tool(&["run", "--get-api-spec", "/v1/spec", "--case", "PLAT-162/before-handler/*"]);
+    assert_eq!(alone.status.code(), usage, "{}", text(&alone));
+    assert!(text(&alone).contains("--get-api-spec goes with an MCP route"), "{}", text(&alone));
+    let upstream = format!("{BINARY} mcp-upstream");
+    let case = "PLAT-162/before-handler/first-tool-wrapped";
+    for (pointer, why) in [("", "it is empty"), (&*"x".repeat(513), "longer than 512")] {
+        let bad = tool(&["run", "--mcp-server", &upstream, "--get-api-spec", pointer, "--case", case]);
+        assert_eq!(bad.status.code(), usage, "{}", text(&bad));
+        assert!(text(&bad).contains(why), "{}", text(&bad));
+    }
+    let given = tool(&["run", "--mcp-server", &upstream, "--get-api-spec", "/v1/spec", "--case", case]);
+    assert_ne!(given.status.code(), usage, "{}", text(&given));
+}
+
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     tool_conformance::json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON ({e})", path.display()))
@@ -500,6 +562,8 @@ tests![
     reports_over_mcp_read_the_same_from_run_to_run_and_in_any_selection,
     a_gateway_already_serving_http_is_given_the_upstream_the_harness_prints,
     a_gateway_configured_beforehand_forwards_to_an_upstream_started_by_hand,
+    a_record_of_another_selection_is_a_usage_error_never_a_standing,
+    get_api_spec_goes_with_an_mcp_route_and_must_be_usable,
     a_gateway_that_validates_conforms_on_plat_162,
     a_gateway_that_forwards_without_validating_does_not_conform_with_the_handler_runs_shown,
     a_gateway_whose_errors_are_text_alone_is_incomplete_never_conforming,

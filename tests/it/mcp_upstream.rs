@@ -10,6 +10,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use crate::util::{text, tool};
+use tool_conformance::mcp::Manifest;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tool-conformance");
 
@@ -48,8 +49,15 @@ fn files() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     (dir, manifest, record)
 }
 
+/// The record's lines after the first, `{"manifest": FINGERPRINT}`, which every start writes.
 fn record_lines(record: &Path) -> Vec<String> {
-    std::fs::read_to_string(record).unwrap_or_default().lines().map(str::to_string).collect()
+    let text = std::fs::read_to_string(record).unwrap_or_default();
+    let mut lines = text.lines().map(str::to_string);
+    if let Some(first) = lines.next() {
+        let fingerprint = Manifest::from_slice(MANIFEST.as_bytes()).expect("the manifest").fingerprint();
+        assert_eq!(first, format!(r#"{{"manifest":"{fingerprint}"}}"#), "the record opens with what is published");
+    }
+    lines.collect()
 }
 
 /// Sends one line and reads the answer line.

@@ -52,6 +52,7 @@ fn fixed_report() -> Report {
         transports: vec![Transport::Direct, Transport::Http],
         tool_name: None,
         answered: None,
+        spec_pointer: "get_api_spec".into(),
     };
     let cases = vec![
         checked(

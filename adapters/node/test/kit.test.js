@@ -36,6 +36,13 @@ test('start answers the implementation', async () => {
         '{"seq":0,"protocol":1,"implementation":{"name":"kit-test","version":"0.0.1","language":"javascript"},"rules":["RT-TOOL-8"],"transports":["direct"]}');
 });
 
+test('start answers the declared get_api_spec pointer', async () => {
+    const pointing = { ...implementation, rules: ['PLAT-162'], transports: ['http'], get_api_spec: '/v1/spec' };
+    const session = new Session({ implementation: pointing, runtime });
+    assert.equal(await ask(session, '{"cmd":"start","seq":0,"protocol":1}'),
+        '{"seq":0,"protocol":1,"implementation":{"name":"kit-test","version":"0.0.1","language":"javascript"},"rules":["PLAT-162"],"transports":["http"],"get_api_spec":"/v1/spec"}');
+});
+
 test('numbers a runtime passes through go back with their literals', async () => {
     const session = new Session({ implementation, runtime });
     const answer = await ask(session, '{"cmd":"normalize","seq":5,"input_schema":{},"arguments":{"z":12345678901234567890123,"a":1.0,"m":-0,"s":"\\ud800x","e":1e400,"__proto__":2}}');

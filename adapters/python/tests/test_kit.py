@@ -64,6 +64,16 @@ class SessionTest(unittest.TestCase):
             '"rules":["RT-TOOL-8"],"transports":["direct"]}',
         )
 
+    def test_start_answers_the_declared_spec_pointer(self):
+        pointing = Implementation(name="kit-test", version="0.0.1", rules=["PLAT-162"], transports=["http"],
+                                  get_api_spec="/v1/spec")
+        session = Session(pointing, Runtime)
+        self.assertEqual(
+            exchange(session, '{"cmd":"start","seq":0,"protocol":1}'),
+            '{"seq":0,"protocol":1,"implementation":{"name":"kit-test","version":"0.0.1","language":"python"},'
+            '"rules":["PLAT-162"],"transports":["http"],"get_api_spec":"/v1/spec"}',
+        )
+
     def test_numbers_and_surrogates_and_key_order_pass_through_exactly(self):
         self.session = Session(IMPLEMENTATION, Runtime, numbers="decimal")  # every literal's own digits
         exchange(self.session, '{"cmd":"start","seq":0,"protocol":1}')

@@ -5,7 +5,8 @@ An adapter supplies a description of itself and a factory of runtime objects, an
 
     from tool_conformance_adapter import Implementation, main
     main(Implementation(name=..., version=..., language="python", rules=["RT-TOOL-8", "PLAT-162"],
-                        transports=["direct", "structured", "http"], homepage=""),
+                        transports=["direct", "structured", "http"], homepage="",
+                        get_api_spec=""),   # or the words/URL HTTP errors point back to the spec with
          new_runtime=MyRuntime)   # stdio by default; `--http HOST:PORT` serves HTTP and prints the URL
 
 The runtime (made fresh by `new_runtime()` at every `start`) has four methods:
@@ -61,6 +62,10 @@ class Implementation:
     transports: list
     language: str = "python"
     homepage: str = ""
+    # The words (a name, a URL) the runtime's HTTP errors point callers back to get_api_spec with,
+    # when its discovery is not a tool named get_api_spec: sent as the start answer's
+    # `get_api_spec` (docs/protocol.md). Empty: not sent, and the harness looks for "get_api_spec".
+    get_api_spec: str = ""
 
     def describe(self):
         described = {"name": self.name, "version": self.version, "language": self.language}
@@ -152,6 +157,7 @@ class Session:
                 "implementation": self.implementation.describe(),
                 "rules": list(self.implementation.rules),
                 "transports": list(self.implementation.transports),
+                **({"get_api_spec": self.implementation.get_api_spec} if self.implementation.get_api_spec else {}),
             }
         if command == "normalize":
             try:

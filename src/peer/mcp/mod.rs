@@ -11,4 +11,4 @@ pub(crate) mod target;
 pub(crate) mod wire;
 
 pub use crate::peer::spec::McpRoute;
-pub use target::{McpTarget, PLACEHOLDERS, unknown_placeholder};
+pub use target::{McpTarget, PLACEHOLDERS, record_mismatch, unknown_placeholder};

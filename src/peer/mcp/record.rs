@@ -106,7 +106,9 @@ impl Record {
         for line in body.split(|&b| b == b'\n') {
             let bad = |why: &str| format!("the record has a line {why}: {}", quoted(line));
             let value = read_line(line).map_err(|e| bad(&format!("that is not JSON ({e})")))?;
-            if value.get("refused").is_some_and(Value::is_string) {
+            // A refusal, or an upstream's fingerprint line (written when it starts), is no run.
+            if value.get("refused").is_some_and(Value::is_string) || value.get("manifest").is_some_and(Value::is_string)
+            {
                 continue;
             }
             if let (Some(name), Some(Value::String(why))) =
@@ -176,6 +178,24 @@ impl Record {
                 rest = &rest[next..];
             }
         }
+    }
+
+    /// The fingerprint of the manifest the upstream writing the record publishes: the last
+    /// `{"manifest": FINGERPRINT}` line of the file (each start of `mcp-upstream` writes one),
+    /// `None` when it has none (or cannot be read). Lines longer than the cap are passed over.
+    pub(crate) fn fingerprint(&self) -> Option<String> {
+        let file = std::fs::File::open(&self.path).ok()?;
+        let lines = std::io::BufRead::split(std::io::BufReader::new(file), b'\n');
+        lines.map_while(Result::ok).filter(|line| line.len() <= self.max_bytes).fold(
+            None,
+            |last, line| match read_line(&line)
+                .ok()
+                .and_then(|v| v.get("manifest").and_then(Value::as_str).map(String::from))
+            {
+                Some(fingerprint) => Some(fingerprint),
+                None => last,
+            },
+        )
     }
 
     /// The bytes appended since the mark (at most the cap), moving the mark past them.

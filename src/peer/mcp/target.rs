@@ -23,6 +23,12 @@
 //!
 //! A server process that crashes, hangs or writes garbage is restarted (and initialized again)
 //! before the next command, within the restart budget, as a protocol-v1 implementation is.
+//!
+//! A record the user's upstream writes (`--mcp-gateway-url` with `--mcp-record`, or a server's
+//! under `--mcp-server-url`) must belong to this run: its last `{"manifest": FINGERPRINT}` line,
+//! which `mcp-upstream` writes when it starts, must be the fingerprint of the run's own manifest
+//! ([`record_mismatch`]); otherwise `normalize_N` and the renamed tools would name other schemas,
+//! and the run is refused before any case (the binary exits 2).
 
 use crate::case::tool::{Tool, Transport, View};
 use crate::json::Value;
@@ -73,6 +79,45 @@ impl Drop for RunFolder {
     }
 }
 
+/// Why the record a `route` reads belongs to another run than one publishing `manifest`, if it
+/// does: the upstream that writes it was started with a manifest of another case selection or
+/// corpus (its fingerprint line says another), or, for a gateway whose upstream the user
+/// started, no upstream has written to it at all. `None` when the harness writes the record
+/// itself (it then starts what writes to it), or when it matches.
+pub fn record_mismatch(route: &McpRoute, manifest: &Manifest) -> Option<String> {
+    let (path, upstream_required) = match route {
+        McpRoute::GatewayUrl { record: Some(path), .. } => (path, true),
+        McpRoute::ServerUrl { record, .. } => (record, false),
+        _ => return None,
+    };
+    let ours = manifest.fingerprint();
+    match Record::new(path.clone(), MAX_FINGERPRINT_LINE).fingerprint() {
+        Some(theirs) if theirs == ours => None,
+        Some(theirs) => Some(format!(
+            "the record {} was written by an MCP upstream serving another manifest (fingerprint {}) than this run's \
+             case selection and corpus make ({ours}): its tools, normalize_N among them, would name other schemas. \
+             Mend it: print this run's manifest with `tool-conformance manifest` and the same selection flags \
+             (--case, --rule, --clause, --skip, --cases, --add-cases), restart `tool-conformance mcp-upstream \
+             --manifest FILE --record {}` on it, or run with the selection that upstream's manifest was made for",
+            path.display(),
+            truncate(&crate::json::inert::one_line(&theirs), 80),
+            path.display()
+        )),
+        None if upstream_required => Some(format!(
+            "the record {} has no {{\"manifest\": …}} line, which `tool-conformance mcp-upstream` writes when it \
+             starts: no upstream of this harness writes to it. Mend it: start `tool-conformance mcp-upstream \
+             --manifest FILE --record {}` (FILE printed by `tool-conformance manifest` with this run's selection \
+             flags) and point the gateway at it, or give --mcp-record the file that upstream writes",
+            path.display(),
+            path.display()
+        )),
+        None => None,
+    }
+}
+
+/// The longest record line read for a fingerprint.
+const MAX_FINGERPRINT_LINE: usize = 64 * 1024;
+
 /// An MCP server or gateway under test, reached over MCP.
 ///
 /// ```no_run
@@ -108,6 +153,8 @@ pub struct McpTarget {
     life: Lifecycle,
     case: u64,
     options: McpOptions,
+    /// What its HTTP errors contain to point back to get_api_spec (`--get-api-spec`).
+    spec_pointer: String,
 }
 
 impl McpTarget {
@@ -131,6 +178,7 @@ impl McpTarget {
             life: Lifecycle::new(),
             case: 0,
             options: McpOptions::default(),
+            spec_pointer: crate::peer::DEFAULT_SPEC_POINTER.into(),
         }
     }
 
@@ -187,6 +235,13 @@ impl McpTarget {
         }
     }
 
+    /// What the implementation's HTTP errors contain to point callers back to get_api_spec, in
+    /// place of the tool's name: MCP has no start answer to say it in.
+    pub fn with_spec_pointer(mut self, pointer: String) -> McpTarget {
+        self.spec_pointer = pointer;
+        self
+    }
+
     /// The `tool-conformance` program whose `mcp-upstream` a gateway route starts (default: the
     /// running program).
     pub fn with_upstream_program(mut self, program: PathBuf) -> McpTarget {
@@ -196,6 +251,9 @@ impl McpTarget {
 
     /// The folder, the manifest and the record; for a gateway, the upstream; then the client.
     fn prepare(&mut self) -> Result<(), String> {
+        if let Some(mismatch) = record_mismatch(&self.route, &self.manifest) {
+            return Err(mismatch);
+        }
         let folder = RunFolder::create().map_err(|e| format!("the run's folder cannot be made: {e}"))?;
         let manifest = folder.0.join("manifest.json");
         std::fs::write(&manifest, self.manifest.to_text())
@@ -342,6 +400,7 @@ impl McpTarget {
             transports: vec![self.route.transport()],
             tool_name: self.options.tool_name.as_ref().map(|t| t.as_str().to_string()),
             answered: None,
+            spec_pointer: self.spec_pointer.clone(),
         })
     }
 

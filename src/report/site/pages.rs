@@ -795,7 +795,13 @@ mod tests {
         let text = "# Standing\n\n## stops-invalid-calls\n\n### RT-TOOL-8.2: 3 failing cases (1 required)\n\n\
                     ### `x` \"quoted\" &lt;b&gt;\n\n## stops-invalid-calls\n";
         let html = markdown(text, "implementation/x.html", &corpus);
-        for id in ["standing", "stops-invalid-calls", "rt-tool-82-3-failing-cases-1-required", "x-quoted-b", "stops-invalid-calls-1"] {
+        for id in [
+            "standing",
+            "stops-invalid-calls",
+            "rt-tool-82-3-failing-cases-1-required",
+            "x-quoted-b",
+            "stops-invalid-calls-1",
+        ] {
             assert!(html.contains(&format!("id=\"{id}\"")), "no heading has the id {id}: {html}");
         }
     }
