@@ -3,44 +3,29 @@
 //! the same error every time and on every transport); RT-TOOL-8, which says nothing of errors,
 //! reads only the problems, which show what validation saw.
 
-use serde_json::{Value, json};
+use crate::util::OnReference;
+use serde_json::json;
 use tool_conformance::case::{Check, Expect, InvokeExpectation};
 use tool_conformance::run::run;
-use tool_conformance::{Corpus, Implementation, Invocation, Reference, Selection, Status, Target, TargetError, Tool};
-use tool_conformance::{Transport, View};
+use tool_conformance::{Corpus, Invocation, Selection, Status};
 
 /// The reference, with errors that keep only their problems, and whose message says nothing
 /// useful and changes with every call.
-struct BareErrors(Reference, u64);
-
-impl Target for BareErrors {
-    fn start(&mut self) -> Result<Implementation, TargetError> {
-        self.0.start()
-    }
-    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
-        self.0.normalize(input_schema, arguments)
-    }
-    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
-        self.0.register(tools)
-    }
-    fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
-        self.0.describe(tool, view)
-    }
-    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
-        Ok(match self.0.invoke(tool, transport, arguments)? {
-            Invocation::Rejected { handler_calls, error } => {
-                self.1 += 1;
-                let error = json!({"message": format!("invalid input #{}", self.1), "problems": error["problems"]});
-                Invocation::Rejected { handler_calls, error }
-            }
-            executed => executed,
-        })
-    }
+fn bare_errors() -> OnReference {
+    let mut count = 0u64;
+    OnReference::new().with_invoke(move |invocation| match invocation {
+        Invocation::Rejected { handler_calls, error } => {
+            count += 1;
+            let error = json!({"message": format!("invalid input #{count}"), "problems": error["problems"]});
+            Invocation::Rejected { handler_calls, error }
+        }
+        executed => executed,
+    })
 }
 
 fn rt_tool_8_reads_only_the_problems_while_plat_162_holds_rejections_to_the_one_error() {
     let corpus = Corpus::embedded().expect("the corpus loads");
-    let ran = run(&corpus, &Selection::all(), &mut BareErrors(Reference::new(), 0));
+    let ran = run(&corpus, &Selection::all(), &mut bare_errors());
     let mut plat_failures = 0;
     for outcome in &ran.outcomes {
         match (&outcome.status, outcome.rule.as_str()) {

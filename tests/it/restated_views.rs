@@ -4,13 +4,10 @@
 //! points back to get_api_spec by the words the implementation declares (`get_api_spec` in its
 //! start answer) points back as well as one naming the tool.
 
+use crate::util::OnReference;
 use serde_json::Value;
 use tool_conformance::run::run;
-use tool_conformance::{Corpus, Implementation, Invocation, Level, Reference, Selection, Status, Target, TargetError};
-use tool_conformance::{Tool, Transport, View};
-
-/// The reference, every view of it restating the schema without changing what it accepts.
-struct Restated(Reference);
+use tool_conformance::{Corpus, Invocation, Level, Selection, Status};
 
 /// `schema` with a draft 2020-12 `$schema` and an `$id` at its root, an empty `required` wherever
 /// it has none, and every `enum` in reverse order.
@@ -40,27 +37,9 @@ fn restated(schema: &Value, root: bool) -> Value {
     }
 }
 
-impl Target for Restated {
-    fn start(&mut self) -> Result<Implementation, TargetError> {
-        self.0.start()
-    }
-    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
-        self.0.normalize(input_schema, arguments)
-    }
-    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
-        self.0.register(tools)
-    }
-    fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
-        Ok(restated(&self.0.describe(tool, view)?, true))
-    }
-    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
-        self.0.invoke(tool, transport, arguments)
-    }
-}
-
 fn restated_views_lose_no_required_case() {
     let corpus = Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
-    let ran = run(&corpus, &Selection::all(), &mut Restated(Reference::new()));
+    let ran = run(&corpus, &Selection::all(), &mut OnReference::new().with_describe(|schema| restated(&schema, true)));
     let required: Vec<_> = ran.outcomes.iter().filter(|o| o.level == Level::Required).collect();
     let failed: Vec<String> = required
         .iter()
@@ -76,12 +55,19 @@ fn restated_views_lose_no_required_case() {
 }
 
 
-/// The reference, its HTTP errors pointing back to get_api_spec by `pointer` in place of the
-/// tool's name, and declaring so when `declared`; with `shown` false they point nowhere.
-struct Pointing {
-    reference: Reference,
-    pointer: &'static str,
-    shown: bool,
+/// The reference, declaring that its HTTP errors point back to get_api_spec by `pointer`, and,
+/// when `shown`, pointing by it in place of the tool's name; otherwise they point nowhere.
+fn pointing(pointer: &'static str, shown: bool) -> OnReference {
+    let by = if shown { pointer } else { "the API spec" };
+    OnReference::new()
+        .with_start(move |mut implementation| {
+            implementation.spec_pointer = pointer.into();
+            implementation
+        })
+        .with_invoke(move |invocation| match invocation {
+            Invocation::Rejected { handler_calls, error } => Invocation::Rejected { handler_calls, error: replaced(&error, by) },
+            other => other,
+        })
 }
 
 /// `value` with every "get_api_spec" in its strings and keys replaced by `by`.
@@ -94,33 +80,9 @@ fn replaced(value: &Value, by: &str) -> Value {
     }
 }
 
-impl Target for Pointing {
-    fn start(&mut self) -> Result<Implementation, TargetError> {
-        let mut implementation = self.reference.start()?;
-        implementation.spec_pointer = self.pointer.into();
-        Ok(implementation)
-    }
-    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
-        self.reference.normalize(input_schema, arguments)
-    }
-    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
-        self.reference.register(tools)
-    }
-    fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
-        self.reference.describe(tool, view)
-    }
-    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
-        let by = if self.shown { self.pointer } else { "the API spec" };
-        Ok(match self.reference.invoke(tool, transport, arguments)? {
-            Invocation::Rejected { handler_calls, error } => Invocation::Rejected { handler_calls, error: replaced(&error, by) },
-            other => other,
-        })
-    }
-}
-
 fn a_declared_pointer_stands_for_get_api_spec_in_http_errors() {
     let corpus = Corpus::embedded().unwrap_or_else(|errors| panic!("{errors}"));
-    let required_failures = |target: &mut Pointing| -> Vec<(String, String)> {
+    let required_failures = |target: &mut OnReference| -> Vec<(String, String)> {
         let ran = run(&corpus, &Selection::all(), target);
         ran.outcomes
             .iter()
@@ -133,10 +95,10 @@ fn a_declared_pointer_stands_for_get_api_spec_in_http_errors() {
             .collect()
     };
     // Pointing by a URL it declares, in every HTTP error: no required case lost.
-    let pointed = required_failures(&mut Pointing { reference: Reference::new(), pointer: "/v1/spec", shown: true });
+    let pointed = required_failures(&mut pointing("/v1/spec", true));
     assert!(pointed.is_empty(), "required cases lost by a declared pointer:\n{pointed:?}");
     // Declaring it and pointing nowhere fails the HTTP pointer check, by the declared words.
-    let hidden = required_failures(&mut Pointing { reference: Reference::new(), pointer: "/v1/spec", shown: false });
+    let hidden = required_failures(&mut pointing("/v1/spec", false));
     println!("declared pointer: {} required cases lost when shown, {} when not", pointed.len(), hidden.len());
     assert!(hidden.len() > 50, "the HTTP pointer check is required of many cases: {}", hidden.len());
     assert!(

@@ -2,13 +2,13 @@
 //! built-in corpus) is loaded, linted, run and given its own standing, and the policy its file
 //! states (`rejections`) is the one its rejections are held to.
 
-use serde_json::Value;
+use crate::util::OnReference;
 use std::path::Path;
 use std::process::Command;
-use tool_conformance::peer::{Implementation, Invocation, Target, TargetError};
+use tool_conformance::peer::Invocation;
 use tool_conformance::run::run;
 use tool_conformance::standing::{Standing, Verdict};
-use tool_conformance::{Corpus, Level, Reference, Selection, Tool, Transport, View};
+use tool_conformance::{Corpus, Level, Selection};
 
 const TOY_RULE: &str = r#"# yaml-language-server: $schema=../../schemas/rule.schema.json
 id: TOY-1
@@ -66,44 +66,23 @@ fn corpus_with_toy(rejections: &str) -> tempfile::TempDir {
 
 /// The reference, claiming TOY-1 alone; with `bare_errors`, a rejection's error holds its
 /// problems and nothing else.
-struct Toy {
-    reference: Reference,
-    bare_errors: bool,
-}
-
-impl Target for Toy {
-    fn start(&mut self) -> Result<Implementation, TargetError> {
-        let mut implementation = self.reference.start()?;
-        implementation.name = "toy".into();
-        implementation.rules = vec!["TOY-1".into()];
-        Ok(implementation)
-    }
-
-    fn normalize(&mut self, input_schema: &Value, arguments: &Value) -> Result<Value, TargetError> {
-        self.reference.normalize(input_schema, arguments)
-    }
-
-    fn register(&mut self, tools: &[Tool]) -> Result<(), TargetError> {
-        self.reference.register(tools)
-    }
-
-    fn describe(&mut self, tool: &str, view: View) -> Result<Value, TargetError> {
-        self.reference.describe(tool, view)
-    }
-
-    fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
-        match self.reference.invoke(tool, transport, arguments)? {
-            Invocation::Rejected { handler_calls, error } if self.bare_errors => Ok(Invocation::Rejected {
-                handler_calls,
-                error: serde_json::json!({ "problems": error["problems"].clone() }),
-            }),
-            other => Ok(other),
-        }
-    }
+fn toy(bare_errors: bool) -> OnReference {
+    OnReference::new()
+        .with_start(|mut implementation| {
+            implementation.name = "toy".into();
+            implementation.rules = vec!["TOY-1".into()];
+            implementation
+        })
+        .with_invoke(move |invocation| match invocation {
+            Invocation::Rejected { handler_calls, error } if bare_errors => {
+                Invocation::Rejected { handler_calls, error: serde_json::json!({ "problems": error["problems"].clone() }) }
+            }
+            other => other,
+        })
 }
 
 fn standing(corpus: &Corpus, bare_errors: bool) -> Standing {
-    let mut target = Toy { reference: Reference::new(), bare_errors };
+    let mut target = toy(bare_errors);
     let ran = run(corpus, &Selection::all(), &mut target);
     Standing::of_run(corpus, &ran.implementation, &ran.outcomes)
 }

@@ -110,3 +110,83 @@ pub(crate) fn chromium(page: &Path, mode: &str, extra: &[String]) -> (String, St
     assert!(status.success(), "chromium failed ({status}):\n{err}");
     (out, err)
 }
+
+/// The built-in reference with some of its answers rewritten: an implementation that differs
+/// from the reference in one way, for a test to run, without a copy of every `Target` method.
+/// Each `with_*` takes what the reference answered and returns what this implementation answers.
+pub(crate) struct OnReference {
+    reference: tool_conformance::Reference,
+    started: Box<dyn FnMut(tool_conformance::Implementation) -> tool_conformance::Implementation>,
+    described: Box<dyn FnMut(serde_json::Value) -> serde_json::Value>,
+    invoked: Box<dyn FnMut(tool_conformance::Invocation) -> tool_conformance::Invocation>,
+}
+
+impl OnReference {
+    /// The reference, answering as it does.
+    pub(crate) fn new() -> OnReference {
+        OnReference {
+            reference: tool_conformance::Reference::new(),
+            started: Box::new(|implementation| implementation),
+            described: Box::new(|schema| schema),
+            invoked: Box::new(|invocation| invocation),
+        }
+    }
+
+    /// Its start answer rewritten.
+    pub(crate) fn with_start(
+        mut self,
+        started: impl FnMut(tool_conformance::Implementation) -> tool_conformance::Implementation + 'static,
+    ) -> OnReference {
+        self.started = Box::new(started);
+        self
+    }
+
+    /// Every schema a view publishes rewritten.
+    pub(crate) fn with_describe(
+        mut self,
+        described: impl FnMut(serde_json::Value) -> serde_json::Value + 'static,
+    ) -> OnReference {
+        self.described = Box::new(described);
+        self
+    }
+
+    /// Every call's outcome rewritten.
+    pub(crate) fn with_invoke(
+        mut self,
+        invoked: impl FnMut(tool_conformance::Invocation) -> tool_conformance::Invocation + 'static,
+    ) -> OnReference {
+        self.invoked = Box::new(invoked);
+        self
+    }
+}
+
+impl tool_conformance::Target for OnReference {
+    fn start(&mut self) -> Result<tool_conformance::Implementation, tool_conformance::TargetError> {
+        Ok((self.started)(self.reference.start()?))
+    }
+    fn normalize(
+        &mut self,
+        input_schema: &serde_json::Value,
+        arguments: &serde_json::Value,
+    ) -> Result<serde_json::Value, tool_conformance::TargetError> {
+        self.reference.normalize(input_schema, arguments)
+    }
+    fn register(&mut self, tools: &[tool_conformance::Tool]) -> Result<(), tool_conformance::TargetError> {
+        self.reference.register(tools)
+    }
+    fn describe(
+        &mut self,
+        tool: &str,
+        view: tool_conformance::View,
+    ) -> Result<serde_json::Value, tool_conformance::TargetError> {
+        Ok((self.described)(self.reference.describe(tool, view)?))
+    }
+    fn invoke(
+        &mut self,
+        tool: &str,
+        transport: tool_conformance::Transport,
+        arguments: &serde_json::Value,
+    ) -> Result<tool_conformance::Invocation, tool_conformance::TargetError> {
+        Ok((self.invoked)(self.reference.invoke(tool, transport, arguments)?))
+    }
+}
