@@ -24,6 +24,7 @@ use crate::json::inert::one_line;
 use crate::peer::transcript::truncate;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// How much of a bad line a reason quotes.
@@ -134,25 +135,48 @@ impl Record {
     }
 
     /// Why the server refused to register `tool`, as a `refused` line of the record says (the
-    /// first one, quoted inert and cut), `None` when no line says so. Reads the record from its
-    /// start, as long as it was when the search began and at most [`REFUSAL_SCAN_BYTES`] of it, in
-    /// chunks: a line longer than the cap is passed over without being held.
+    /// first one, quoted inert and cut), `None` when no line says so.
     pub(crate) fn refusal_of(&self, tool: &str) -> Option<String> {
-        let (file, length) = open_regular(&self.path).ok()??;
+        let mut refusal = None;
+        self.scan(|line| {
+            let value = read_line(line).ok();
+            refusal = value.filter(|v| v.get("tool").and_then(Value::as_str) == Some(tool)).and_then(|v| {
+                v.get("refused").and_then(Value::as_str).map(|why| truncate(&one_line(why), REFUSAL_CHARS))
+            });
+            if refusal.is_some() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        refusal
+    }
+
+    /// The fingerprint of the manifest the upstream writing the record publishes: the last
+    /// `{"manifest": FINGERPRINT}` line of the file (each start of `mcp-upstream` writes one),
+    /// `None` when it has none (or cannot be read).
+    pub(crate) fn fingerprint(&self) -> Option<String> {
+        let mut last = None;
+        self.scan(|line| {
+            if let Some(fingerprint) =
+                read_line(line).ok().and_then(|v| v.get("manifest").and_then(Value::as_str).map(String::from))
+            {
+                last = Some(fingerprint);
+            }
+            ControlFlow::Continue(())
+        });
+        last
+    }
+
+    /// Hands `visit` each line of the record, from its start, until it breaks: the file as long as
+    /// it was when the scan began and at most [`REFUSAL_SCAN_BYTES`] of it, read in chunks, through
+    /// no link and only if it is a regular file; a line longer than the cap is passed over without
+    /// being held.
+    fn scan(&self, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) {
+        let Ok(Some((file, length))) = open_regular(&self.path) else { return };
         let mut reader = file.take(length.min(REFUSAL_SCAN_BYTES));
         let mut chunk = vec![0; SCAN_CHUNK];
         let mut line = Vec::new();
         let mut skipping = false;
-        let refusal = |line: &[u8]| {
-            let value = read_line(line).ok()?;
-            if value.get("tool").and_then(Value::as_str) != Some(tool) {
-                return None;
-            }
-            value.get("refused").and_then(Value::as_str).map(|why| truncate(&one_line(why), REFUSAL_CHARS))
-        };
         loop {
             let read = match reader.read(&mut chunk) {
-                Ok(0) | Err(_) => return None,
+                Ok(0) | Err(_) => return,
                 Ok(read) => read,
             };
             let mut rest = &chunk[..read];
@@ -170,32 +194,14 @@ impl Record {
                     }
                 }
                 let Some(next) = ended else { break };
-                if !skipping && let Some(why) = refusal(&line) {
-                    return Some(why);
+                if !skipping && visit(&line).is_break() {
+                    return;
                 }
                 line.clear();
                 skipping = false;
                 rest = &rest[next..];
             }
         }
-    }
-
-    /// The fingerprint of the manifest the upstream writing the record publishes: the last
-    /// `{"manifest": FINGERPRINT}` line of the file (each start of `mcp-upstream` writes one),
-    /// `None` when it has none (or cannot be read). Lines longer than the cap are passed over.
-    pub(crate) fn fingerprint(&self) -> Option<String> {
-        let file = std::fs::File::open(&self.path).ok()?;
-        let lines = std::io::BufRead::split(std::io::BufReader::new(file), b'\n');
-        lines.map_while(Result::ok).filter(|line| line.len() <= self.max_bytes).fold(
-            None,
-            |last, line| match read_line(&line)
-                .ok()
-                .and_then(|v| v.get("manifest").and_then(Value::as_str).map(String::from))
-            {
-                Some(fingerprint) => Some(fingerprint),
-                None => last,
-            },
-        )
     }
 
     /// The bytes appended since the mark (at most the cap), moving the mark past them.
@@ -245,7 +251,11 @@ mod tests {
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(dir.path().join("elsewhere"), &link).unwrap();
-        std::fs::write(dir.path().join("elsewhere"), "{\"tool\":\"t\",\"refused\":\"no\"}\n").unwrap();
+        std::fs::write(
+            dir.path().join("elsewhere"),
+            "{\"manifest\":\"sha256:0\"}\n{\"tool\":\"t\",\"refused\":\"no\"}\n",
+        )
+        .unwrap();
         for (path, says) in
             [(fifo, "a FIFO"), (PathBuf::from("/dev/zero"), "a character device"), (link, "symbolic link")]
         {
@@ -255,6 +265,7 @@ mod tests {
                 record.mark = 0;
                 let read = record.runs_since_mark("t");
                 assert_eq!(record.refusal_of("t"), None);
+                assert_eq!(record.fingerprint(), None);
                 (marked.unwrap_err(), read.unwrap_err())
             });
             assert!(error.0.contains(says) && error.1.contains(says), "{error:?}");
@@ -276,7 +287,26 @@ mod tests {
         let huge = dir.path().join("huge.jsonl");
         std::fs::File::create(&huge).unwrap().set_len(1 << 30).unwrap();
         append(&huge, "\n{\"tool\":\"r\",\"refused\":\"after\"}\n");
+        let huge_fingerprint = huge.clone();
         assert_eq!(within_seconds(move || Record::new(huge, 1024).refusal_of("r")), None);
+        assert_eq!(within_seconds(move || Record::new(huge_fingerprint, 1024).fingerprint()), None);
+    }
+
+    #[test]
+    fn the_fingerprint_is_the_last_one_written_past_over_long_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("record.jsonl");
+        let record = Record::new(path.clone(), 1024);
+        assert_eq!(record.fingerprint(), None, "no record yet");
+        append(&path, "{\"manifest\":\"sha256:first\"}\n{\"tool\":\"t\",\"arguments\":{}}\n");
+        assert_eq!(record.fingerprint().as_deref(), Some("sha256:first"));
+        append(&path, &format!("{{\"manifest\":\"sha256:{}\"}}\n", "x".repeat(300_000)));
+        append(&path, "{\"manifest\":\"sha256:again\"}\n");
+        assert_eq!(
+            record.fingerprint().as_deref(),
+            Some("sha256:again"),
+            "a restarted upstream's line, the long one passed over"
+        );
     }
 
     fn append(path: &Path, text: &str) {
