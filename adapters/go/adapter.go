@@ -41,6 +41,10 @@ type Implementation struct {
 	Homepage   string // left out when empty
 	Rules      []string
 	Transports []string
+	// GetAPISpec is the words (a name, a URL) the runtime's HTTP errors point callers back to
+	// get_api_spec with, when its discovery is not a tool named get_api_spec: the start answer's
+	// `get_api_spec` (docs/protocol.md). Left out when empty: the harness looks for "get_api_spec".
+	GetAPISpec string
 }
 
 // Tool is one tool of a register request.
@@ -256,8 +260,12 @@ func (s *Session) answer(req Object) (Object, error) {
 			return nil, Failure("this adapter speaks protocol 1")
 		}
 		s.runtime = s.newRuntime()
-		return Object{{"protocol", 1}, {"implementation", s.describe()},
-			{"rules", strings2any(s.implementation.Rules)}, {"transports", strings2any(s.implementation.Transports)}}, nil
+		answer := Object{{"protocol", 1}, {"implementation", s.describe()},
+			{"rules", strings2any(s.implementation.Rules)}, {"transports", strings2any(s.implementation.Transports)}}
+		if s.implementation.GetAPISpec != "" {
+			answer = append(answer, Member{"get_api_spec", s.implementation.GetAPISpec})
+		}
+		return answer, nil
 	case "normalize":
 		schema, err := rawField(req, "input_schema")
 		if err != nil {

@@ -76,6 +76,14 @@ func TestStartAnswersTheImplementation(t *testing.T) {
 		`{"seq":7,"protocol":1,"implementation":{"name":"kit-test","version":"0.0.1","language":"go"},"rules":["RT-TOOL-8"],"transports":["direct"]}`)
 }
 
+func TestStartSaysWhatHTTPErrorsPointBackWith(t *testing.T) {
+	s := NewSession(Implementation{Name: "kit-test", Version: "0.0.1", Rules: []string{"PLAT-162"}, Transports: []string{"http"}, GetAPISpec: "GET /v1/spec"},
+		func() Runtime { return &testRuntime{} })
+	s.Log = io.Discard
+	exchange(t, s, `{"cmd":"start","seq":0,"protocol":1}`,
+		`{"seq":0,"protocol":1,"implementation":{"name":"kit-test","version":"0.0.1","language":"go"},"rules":["PLAT-162"],"transports":["http"],"get_api_spec":"GET /v1/spec"}`)
+}
+
 func TestNumbersSurrogatesAndKeyOrderPassThroughExactly(t *testing.T) {
 	exchange(t, newTestSession(),
 		`{"cmd":"normalize","seq":1,"input_schema":{},"arguments":{"z":12345678901234567890123,"a":1.0,"m":-0,"s":"\ud800x\ud83d\ude00é","e":1e400}}`,

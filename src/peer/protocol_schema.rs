@@ -159,4 +159,18 @@ mod tests {
         assert!(schema.check_response(Command::Describe, &json!({"seq": 2, "unsupported": "no"})).is_ok());
         assert!(schema.check_response(Command::Describe, &json!({"seq": 2, "error": "broke"})).is_ok());
     }
+
+    #[test]
+    fn the_schema_takes_the_spec_pointers_the_harness_takes() {
+        let schema = ProtocolSchema::load().unwrap();
+        for pointer in ["/v1/spec", " x ", "", "   ", &"x".repeat(512), &"x".repeat(513)] {
+            let started = json!({"seq": 0, "protocol": 1, "implementation": {"name": "x", "version": "1"},
+                "rules": [], "transports": [], "get_api_spec": pointer});
+            assert_eq!(
+                schema.check_response(Command::Start, &started).is_ok(),
+                crate::peer::spec_pointer_problem(pointer).is_none(),
+                "{pointer:?}"
+            );
+        }
+    }
 }

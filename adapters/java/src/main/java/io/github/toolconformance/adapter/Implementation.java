@@ -6,14 +6,29 @@ import java.util.List;
 /**
  * What {@code start} answers: the runtime's name and version, the rules it claims ({@code
  * RT-TOOL-8}, {@code PLAT-162}) and the transports it has ({@code direct}, {@code structured},
- * {@code http}); {@code language} is {@code java} unless given, {@code homepage} optional (null).
+ * {@code http}); {@code language} is {@code java} unless given, {@code homepage} optional (null);
+ * {@code getApiSpec}, optional (null), is the words (a name, a URL) the runtime's HTTP errors point
+ * callers back to get_api_spec with, when its discovery is not a tool named get_api_spec: the start
+ * answer's {@code get_api_spec} (docs/protocol.md); left out, the harness looks for "get_api_spec".
  */
 public record Implementation(
-    String name, String version, List<String> rules, List<String> transports, String language, String homepage) {
+    String name,
+    String version,
+    List<String> rules,
+    List<String> transports,
+    String language,
+    String homepage,
+    String getApiSpec) {
 
   /** An implementation in Java with no homepage. */
   public Implementation(String name, String version, List<String> rules, List<String> transports) {
-    this(name, version, rules, transports, "java", null);
+    this(name, version, rules, transports, "java", null, null);
+  }
+
+  /** An implementation whose HTTP errors point back by the tool's name, get_api_spec. */
+  public Implementation(
+      String name, String version, List<String> rules, List<String> transports, String language, String homepage) {
+    this(name, version, rules, transports, language, homepage, null);
   }
 
   /** Copies the lists, so the claims cannot change during a run. */

@@ -115,6 +115,8 @@ public final class Session {
         out.set("implementation", implementation.describe());
         implementation.rules().forEach(out.putArray("rules")::add);
         implementation.transports().forEach(out.putArray("transports")::add);
+        String pointer = implementation.getApiSpec();
+        if (pointer != null && !pointer.isEmpty()) out.put("get_api_spec", pointer);
       }
       case "normalize" -> {
         try {

@@ -108,6 +108,15 @@ class KitTest {
   }
 
   @Test
+  void startSaysWhatHttpErrorsPointBackWith() {
+    Implementation pointing =
+        new Implementation("echo", "1.0", List.of("PLAT-162"), List.of("http"), null, null, "GET /v1/spec");
+    assertEquals(
+        "{\"seq\":0,\"protocol\":1,\"implementation\":{\"name\":\"echo\",\"version\":\"1.0\",\"language\":\"java\"},\"rules\":[\"PLAT-162\"],\"transports\":[\"http\"],\"get_api_spec\":\"GET /v1/spec\"}",
+        answer(new Session(pointing, Echo::new), "{\"cmd\":\"start\",\"seq\":0,\"protocol\":1}"));
+  }
+
+  @Test
   void aSessionAnswersEachCommand() {
     Session session = session();
     assertEquals(
