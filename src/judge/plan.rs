@@ -41,7 +41,7 @@ impl CheckLevel {
             CheckLevel::Required => "required".into(),
             CheckLevel::Interpretation => "interpretation (the reading in the case's note)".into(),
             CheckLevel::Reading(name) => {
-                format!("interpretation (reading `{name}`, docs/interpretations.md, \"Checks beyond the text\")")
+                format!("interpretation: beyond the text, reading `{name}` of docs/interpretations.md")
             }
             CheckLevel::Informational => "informational (records the behaviour seen)".into(),
         }
@@ -261,13 +261,21 @@ impl Call<'_> {
                  callers reach a tool's schema by (its start answer's `get_api_spec`; by default `{DEFAULT_SPEC_POINTER}`); \
                  an error without structured problems, in its message"
             ),
-            CheckKind::SameError => format!(
-                "the same call repeated on {first} gives the identical error; the same arguments with their root keys \
-                 in reverse order ({}) are rejected on {first} before the handler, with the same problems (as a set) \
-                 and expected_fields within the bounds of fields-listed (without structured problems: rejected again)",
-                compact(&reversed(self.arguments)),
-                first = self.first(),
-            ),
+            CheckKind::SameError => {
+                let again = match self.arguments {
+                    Value::Object(_) => format!(
+                        "the same arguments with their root keys in reverse order ({})",
+                        compact(&reversed(self.arguments))
+                    ),
+                    _ => "the same arguments sent again (a root that is not an object has no keys to reverse)".into(),
+                };
+                format!(
+                    "the same call repeated on the first claimed transport ({first}) gives the identical error; \
+                     {again} are rejected there before the handler, with the same problems (as a set) and \
+                     expected_fields within the bounds of fields-listed (without structured problems: rejected again)",
+                    first = self.first(),
+                )
+            }
             CheckKind::SchemaPublished => String::new(),
         }
     }
@@ -304,8 +312,8 @@ impl Call<'_> {
                         if expected_fields.is_some() { " (the case's own list)" } else { "" }
                     ),
                     "same-error-whatever-key-order" => format!(
-                        "the same arguments with their root keys in reverse order give, on {}, the identical error, \
-                         problems in the same order",
+                        "the same arguments with their root keys in reverse order give, on the first claimed \
+                         transport ({}), the identical error, problems in the same order",
                         self.first()
                     ),
                     "same-error-on-every-transport" => {
