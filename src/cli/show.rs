@@ -150,6 +150,11 @@ fn print_checks(case: &Case) {
              and never decide the case."
         );
     }
+    if case.level == Level::Informational {
+        outln!(
+            "  The behaviour recorded is the first whose checks all hold (none: `other`); an informational case never fails."
+        );
+    }
     let mut claims = vec![case.rule.clone()];
     claims.extend(case.needs.iter().cloned());
     let (transports, uncalled) = match &case.check {

@@ -96,7 +96,7 @@ pub fn checks_of(case: &Case, claimed: &[Transport]) -> Vec<PlannedCheck> {
         },
         Check::Invoke { tools, tool, arguments, transports, expect } => {
             let schema = tools.iter().find(|t| t.name == *tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);
-            let call = Call { schema, arguments, claimed: &claimed, rejections: case.rejections };
+            let call = Call { schema, arguments, claimed: &claimed, rejections: case.rejections, level: case.level };
             match expect {
                 Expect::One(expected) => {
                     let mut checks = own(case, &own_level, &claimed, |kind| call.asks(kind, expected));
@@ -185,6 +185,7 @@ struct Call<'a> {
     arguments: &'a Value,
     claimed: &'a [Transport],
     rejections: Rejections,
+    level: Level,
 }
 
 impl Call<'_> {
@@ -205,8 +206,16 @@ impl Call<'_> {
             InvokeExpectation::Executed { .. } => (&[][..], None),
         };
         let bounds = FieldBounds::of(self.schema, listed);
-        let unstructured = "an error that carries no structured problems (an MCP error without the structured-error \
-                            convention) leaves this check not observable, and the case is skipped, never passed";
+        let unstructured = match self.level {
+            Level::Informational => {
+                "an error that carries no structured problems (an MCP error without the structured-error convention) \
+                 cannot show this check, and so no behaviour that asks it"
+            }
+            _ => {
+                "an error that carries no structured problems (an MCP error without the structured-error convention) \
+                 leaves this check not observable, and the case is skipped, never passed"
+            }
+        };
         match kind {
             CheckKind::ArgumentsReachingTool => match expected {
                 InvokeExpectation::Executed { received } => normalize_asks(received),
