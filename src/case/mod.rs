@@ -35,12 +35,16 @@
 //!   exactly once), or `{outcome: rejected, problems, expected_fields?}`, where `problems` is the
 //!   exact set of `{kind, field?, alternatives?}` the error must name (order ignored) and the
 //!   handler never runs. For every rejected call of a PLAT-162 case the runner also checks,
-//!   without being asked, that the message mentions get_api_spec, each problem's field and each
-//!   expected field; that the error's `expected_fields` match (`expected_fields` here, or else
-//!   every root property of the schema plus the names its root `required` and root anyOf/oneOf
-//!   branches require); and that the error is identical when the call is repeated, when the keys
-//!   come in reverse order, and on every transport. A rejection in a case of another rule is read
-//!   for its problems only.
+//!   without being asked, that the error has a message, that its `expected_fields` include the
+//!   declared root properties the schema requires and nothing the schema does not expect, that on
+//!   HTTP it points to get_api_spec (the words the implementation declares), and that the call
+//!   repeated gives the identical error and with its keys reversed the same problems; beyond the
+//!   text, and reported apart, that the message names the fields and get_api_spec, that
+//!   `expected_fields` is exactly `expected_fields` here (or else every root property of the
+//!   schema plus the names its root `required` and root anyOf/oneOf branches require), and that
+//!   the error is identical whatever the key order and on every transport.
+//!   `crate::judge::checks_of` lists every check of a case, each at its level. A rejection in a
+//!   case of another rule is read for its problems only.
 //! - `describe`: `tools` (or the group's), a `tool`, and `views` (`get_api_spec`, `direct`; both
 //!   when absent) that must each publish the schema the tool was registered with: in a required
 //!   case its contract (`judge::contract`), in an interpretation case the document itself.

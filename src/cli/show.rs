@@ -1,13 +1,16 @@
 //! `show CASE_ID`: one case explained. It prints the case as its file has it, the sentence of the
 //! rule text behind each clause it cites (from `specs/clauses.json` and the texts in `specs/`,
 //! built into the binary; a rule without a text there shows its rule.yaml summary), what is sent
-//! (arguments, schema, tools), what is expected, the exact requests as they go over protocol v1
-//! with the built-in reference's answers, and why the case holds at its level.
+//! (arguments, schema, tools), what is expected, every check the judge makes of it at its level
+//! (`judge::checks_of`: the case's own checks, what each asks, and the checks beyond the text with
+//! the reading each rests on), the exact requests as they go over protocol v1 with the built-in
+//! reference's answers, and why the case holds at its level.
 
 use super::CorpusArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use tool_conformance::case::{Check, Expect, Level};
+use tool_conformance::judge::CheckLevel;
 use tool_conformance::peer::transcript::{Exchange, Received};
 use tool_conformance::run::config::{RunConfig, Selection};
 use tool_conformance::run::jobs;
@@ -52,8 +55,10 @@ pub(super) fn show(args: &ShowArgs) -> Result<u8> {
         outln!("  {what}:");
         print_indented(&serde_json::to_string_pretty(&value).unwrap_or_default(), 4);
     }
-    outln!("\nExpected:");
+    outln!("\nExpected, as the case writes it (what each check holds it to is below):");
     print_expected(case)?;
+    outln!("\nThe checks the runner makes, each at its level:");
+    print_checks(case);
     outln!("\nOn the wire, against the built-in reference (> sent, < received):");
     print_wire(&corpus, case)?;
     outln!("\nWhy:");
@@ -127,6 +132,45 @@ fn print_expected(case: &Case) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Every check the judge makes of the case on every transport it names, from the judge's own list.
+fn print_checks(case: &Case) {
+    let checks = tool_conformance::judge::checks_of(case, &tool_conformance::case::tool::Transport::ALL);
+    if checks.is_empty() {
+        outln!("  none");
+    }
+    for check in &checks {
+        outln!("  {} [{}]", check.name, check.level.label());
+        outln!("    {}", check.asks);
+    }
+    if checks.iter().any(|c| matches!(c.level, CheckLevel::Reading(_))) {
+        outln!(
+            "  The checks beyond the text are made only when the case's own checks passed; they are reported apart \
+             and never decide the case."
+        );
+    }
+    if case.level == Level::Informational {
+        outln!(
+            "  The behaviour recorded is the first whose checks all hold (none: `other`); an informational case never fails."
+        );
+    }
+    let mut claims = vec![case.rule.clone()];
+    claims.extend(case.needs.iter().cloned());
+    let (transports, uncalled) = match &case.check {
+        Check::Invoke { transports, .. } => {
+            let on: Vec<&str> = transports.iter().map(|t| t.as_str()).collect();
+            (
+                format!(" and at least one of the transports {}", on.join(", ")),
+                "; a transport it does not claim is not called",
+            )
+        }
+        _ => (String::new(), ""),
+    };
+    outln!(
+        "  The case applies to an implementation that claims {}{transports} (otherwise it is not applicable){uncalled}.",
+        claims.join(" and ")
+    );
 }
 
 /// Runs the case against the reference behind protocol v1 and prints every exchange uncut.

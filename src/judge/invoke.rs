@@ -335,13 +335,13 @@ impl Calls<'_> {
 type ErrorCheck<'a> = dyn Fn(Transport, &Value) -> Result<(), Box<Failure>> + 'a;
 
 /// branches require, with the case's own list).
-struct FieldBounds {
-    least: Vec<String>,
-    most: Vec<String>,
+pub(crate) struct FieldBounds {
+    pub(crate) least: Vec<String>,
+    pub(crate) most: Vec<String>,
 }
 
 impl FieldBounds {
-    fn of(schema: &Value, listed: Option<&[String]>) -> FieldBounds {
+    pub(crate) fn of(schema: &Value, listed: Option<&[String]>) -> FieldBounds {
         let declared = schema.get("properties").and_then(Value::as_object);
         let required = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
         let mut least: Vec<String> =

@@ -25,16 +25,19 @@
 //! - a describe case (`describe`): the published schema against the registered one, required
 //!   cases by the contract it states (`contract`), interpretation cases as a document.
 //!
-//! [`outcome`] holds the values every reporter reads.
+//! [`outcome`] holds the values every reporter reads; [`plan`] lists every check the judge makes
+//! of a case, each at its level, before any answer (what `show` prints).
 
 pub(crate) mod contract;
 pub(crate) mod describe;
 pub(crate) mod invoke;
 pub(crate) mod normalize;
 pub mod outcome;
+pub mod plan;
 pub(crate) mod strictest;
 
 pub use invoke::READING_CHECKS;
+pub use plan::{CheckLevel, PlannedCheck, checks_of};
 pub use strictest::{passes_validation, passes_validation_as_sent};
 
 use crate::case::checks::CheckKind;

@@ -384,6 +384,39 @@ fn a_check_that_shows_no_behaviour_is_an_error_in_its_case() {
     assert!(matches!(kind, CorpusErrorKind::Rule(ref m) if m.contains("already shows json-decoded")), "{kind:?}");
 }
 
+/// A required case's summary says what its required check asks: words that claim what only a
+/// check beyond the text asks (`tool_conformance::judge::READING_CHECKS`: an identical error, a
+/// message naming fields, an exact list of expected fields), or the document a describe case's
+/// interpretation level holds a view to, appear only beside the words "reading check", which
+/// say so. The phrases are those the summaries once used.
+fn required_summaries_claim_no_more_than_the_required_check() {
+    let beyond = [
+        "identical error",
+        "same error when",
+        "does not depend on that order",
+        "the message names",
+        "every expected field",
+        "all five expected fields",
+        "is listed among the expected fields",
+        "lists both alternatives",
+        "reported and listed",
+        "exactly the schema",
+        "exactly as registered",
+    ];
+    let corpus = Corpus::embedded().unwrap();
+    let claims: Vec<String> = corpus
+        .cases
+        .iter()
+        .filter(|c| c.level == Level::Required)
+        .filter(|c| {
+            let summary = c.summary.to_lowercase();
+            beyond.iter().any(|w| summary.contains(w)) && !summary.contains("reading check")
+        })
+        .map(|c| format!("{}: {}", c.id, c.summary))
+        .collect();
+    assert!(claims.is_empty(), "summaries that claim more than their required check asks:\n{}", claims.join("\n"));
+}
+
 tests![
     every_required_check_shows_exactly_one_behaviour,
     a_check_that_shows_no_behaviour_is_an_error_in_its_case,
@@ -410,4 +443,5 @@ tests![
     a_schema_that_does_not_compile_is_a_bug_in_the_case,
     an_executed_expectation_the_schema_forbids_is_a_bug_in_the_case,
     every_reading_is_written_down,
+    required_summaries_claim_no_more_than_the_required_check,
 ];

@@ -194,10 +194,72 @@ fn show_of_a_case_of_a_rule_with_no_text_in_specs_gives_its_rule_file_summary() 
     assert!(printed.contains("(no rule text in specs/ for this clause"), "{printed}");
 }
 
+/// The lines of `show`'s checks section that name a check: `  name [level]`.
+fn printed_checks(printed: &str) -> Vec<(String, String)> {
+    let section = printed.split("\nThe checks the runner makes, each at its level:\n").nth(1).expect("a checks section");
+    let section = section.split("\n\n").next().unwrap_or_default();
+    section
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("    ") && l.ends_with(']'))
+        .filter_map(|l| l.trim().split_once(" ["))
+        .map(|(name, level)| (name.to_string(), level.trim_end_matches(']').to_string()))
+        .collect()
+}
+
+fn show_prints_every_check_the_judge_makes_at_its_level() {
+    let corpus = tool_conformance::Corpus::embedded().expect("the corpus loads");
+    for id in [
+        "PLAT-162/one-error/expected-fields-listed-for-single-problem",
+        "PLAT-162/transports/unknown-name-on-http",
+        "PLAT-162/problem-classes/root-null",
+        "RT-TOOL-8/pipeline/integer-text-rejected-not-coerced",
+        "RT-TOOL-8/json-decoding/allof-array-branch",
+        "PLAT-162/scenarios/one-registered-schema",
+    ] {
+        let output = tool(&["show", id]);
+        let printed = stdout(&output);
+        assert_eq!(output.status.code(), Some(0), "{}", everything(&output));
+        let case = corpus.cases.iter().find(|c| c.id == id).expect("the case");
+        // What show prints is the judge's own list, each check at its level.
+        let want: Vec<(String, String)> =
+            tool_conformance::judge::checks_of(case, &tool_conformance::case::tool::Transport::ALL)
+                .into_iter()
+                .map(|c| (c.name, c.level.label()))
+                .collect();
+        assert!(!want.is_empty(), "{id}: the judge makes some check");
+        assert_eq!(printed_checks(&printed), want, "{id}:\n{printed}");
+    }
+    // A PLAT-162 rejection: the expected fields as the required bounds, the exact list as a
+    // reading; the declared pointer on HTTP; the repeat and the reversed keys.
+    let output = tool(&["show", "PLAT-162/one-error/expected-fields-listed-for-single-problem"]);
+    let printed = stdout(&output);
+    for part in [
+        "  fields-listed [required]\n    on each claimed transport, the error's expected_fields is an array of strings that includes [\"date\",\"room\"]",
+        "lists nothing outside [\"attendees\",\"date\",\"layout\",\"notes\",\"room\"]",
+        "  expected-fields-exact [interpretation: beyond the text, reading `expected-fields-exact` of docs/interpretations.md]\n    on each claimed transport, expected_fields is exactly [\"room\",\"date\",\"attendees\",\"layout\",\"notes\"]",
+        "  points-to-schema [required]\n    on http, some key or string of the error contains the words the implementation declares",
+        "by default `get_api_spec`",
+        "  same-error [required]\n    the same call repeated on the first claimed transport (direct) gives the identical error; the same arguments with their root keys in reverse order ({\"attendees\":-1.5,\"date\":\"2024-06-03\",\"room\":\"Aurora\"})",
+        "  same-error-whatever-key-order [interpretation: beyond the text",
+        "  same-error-on-every-transport [interpretation: beyond the text",
+    ] {
+        assert!(printed.contains(part), "show lacks {part:?}:\n{printed}");
+    }
+    // An interpretation case's own checks rest on its note; an informational case records a behaviour.
+    let printed = stdout(&tool(&["show", "PLAT-162/problem-classes/root-null"]));
+    assert!(printed.contains("  problems-named [interpretation (the reading in the case's note)]\n"), "{printed}");
+    let printed = stdout(&tool(&["show", "RT-TOOL-8/json-decoding/allof-array-branch"]));
+    assert!(printed.contains("  decoded: arguments-reaching-tool [informational"), "{printed}");
+    // A required describe case holds the views to the registered contract, not the document.
+    let printed = stdout(&tool(&["show", "PLAT-162/scenarios/one-registered-schema"]));
+    assert!(printed.contains("publishes a schema that states the same contract as the one"), "{printed}");
+}
+
 tests![
     check_accepts_a_folder_of_new_cases_and_run_adds_them_to_the_built_in_corpus,
     an_added_file_may_not_replace_a_built_in_one,
     show_prints_the_case_its_rule_sentence_the_wire_and_why,
+    show_prints_every_check_the_judge_makes_at_its_level,
     show_explains_an_added_case,
     a_failing_case_shows_what_was_sent_cut_and_full_shows_it_whole,
     full_needs_a_case,
