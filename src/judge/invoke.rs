@@ -779,9 +779,11 @@ mod tests {
         let (status, _, made) = judge(&schema, &expect, Rejections::OneError, &ran, None, "get_api_spec", true);
         assert!(matches!(&status, Status::Fail(f) if f.check == "invoke on http"), "{status:?}");
         assert_eq!(made, [(CheckKind::HandlerNotRun, CheckResult::Fail)]);
-        // An error without structured problems: the rejection passes, and nothing more is judged.
-        let plain = [(Transport::Http, unstructured(0, "not an object"))];
-        let again = (unstructured(0, "not an object"), unstructured(0, "not an object"));
+        // An error without structured problems: the rejection passes, and what cannot be seen of
+        // the rest is not judged.
+        let text = "not an object; see get_api_spec";
+        let plain = [(Transport::Http, unstructured(0, text))];
+        let again = (unstructured(0, text), unstructured(0, text));
         let (status, readings, _) =
             judge(&schema, &expect, Rejections::OneError, &plain, Some(&again), "get_api_spec", true);
         assert_eq!(status, Status::Pass);
