@@ -480,8 +480,7 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
         }
         // The other reading of an additionalProperties schema: it opens the root, and the values of
         // the extra names are not validated.
-        if schema.get("additionalProperties").is_some_and(Value::is_object)
-            && map.keys().any(|k| !declared.contains(k))
+        if schema.get("additionalProperties").is_some_and(Value::is_object) && map.keys().any(|k| !declared.contains(k))
         {
             let mut opened = schema.clone();
             opened["additionalProperties"] = Value::Bool(true);

@@ -30,7 +30,7 @@ pub fn all() -> Vec<Variant> {
             "non-object-root-other-error",
             "a root that is not an object is outside the problem classes: rejected before the handler with an error \
              of its own (another problem, no expected fields, no get_api_spec, a count that changes every time)",
-            Box::new(NonObjectRootOtherError::default()),
+            Box::<NonObjectRootOtherError>::default(),
         ),
         variant(
             "error-as-data",
