@@ -91,11 +91,16 @@ pub struct BehaviourSelector {
 
 /// The checks `check` plans to make, for a rule whose rejections are held to `rejections`, when
 /// `claimed` are the transports it will be called on: what a case that could not be judged (it
-/// errored, was declined, or does not apply) would have checked. Informational cases plan none.
+/// errored, was declined, or does not apply) would have checked, at the required level (the only
+/// one whose checks are recorded): a rejection of arguments that are not an object plans the
+/// handler check alone ([`rejection_only`]). Informational cases plan none.
 pub fn planned(check: &Check, rejections: Rejections, claimed: &[Transport]) -> Vec<CheckKind> {
     match check {
         Check::Normalize { expect: Expect::One(_), .. } => vec![CheckKind::ArgumentsReachingTool],
         Check::Invoke { expect: Expect::One(InvokeExpectation::Executed { .. }), .. } => vec![CheckKind::RanAsSent],
+        Check::Invoke { expect: Expect::One(InvokeExpectation::Rejected { .. }), .. } if rejection_only(check) => {
+            vec![CheckKind::HandlerNotRun]
+        }
         Check::Invoke { expect: Expect::One(InvokeExpectation::Rejected { .. }), .. } => {
             let mut kinds = vec![CheckKind::HandlerNotRun, CheckKind::ProblemsNamed];
             if rejections == Rejections::OneError {
@@ -110,6 +115,20 @@ pub fn planned(check: &Check, rejections: Rejections, claimed: &[Transport]) -> 
         Check::Describe { .. } => vec![CheckKind::SchemaPublished],
         _ => Vec::new(),
     }
+}
+
+/// Whether a required case making `check` holds its rejection to the rejection alone: an invoke
+/// whose arguments are not an object. That such a call never reaches the handler is forced (the
+/// wrapper validates against a schema whose root is an object); what its error holds (its problem,
+/// the expected fields, the pointer, the same error again) is forced only if a root that is not an
+/// object is one of the rule's problem classes, which the text leaves open, so the judge reports
+/// those checks apart, as the reading check `non-object-root-gets-the-one-error`
+/// (docs/interpretations.md, "A root that is not an object").
+pub fn rejection_only(check: &Check) -> bool {
+    matches!(
+        check,
+        Check::Invoke { arguments, expect: Expect::One(InvokeExpectation::Rejected { .. }), .. } if !arguments.is_object()
+    )
 }
 
 /// Which behaviour of `behaviours` (each an id with its selectors) a check of `kind` shows, in a

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 /// The checks the runner makes beyond what the rule text forces, by name, with what each holds an
 /// implementation to. Each is a reading of `docs/interpretations.md` ("Checks beyond the text"),
 /// reported apart and never deciding a case's status.
-pub const READING_CHECKS: [(&str, &str); 5] = [
+pub const READING_CHECKS: [(&str, &str); 6] = [
     ("message-names-fields", "the error's message mentions every problem's field and every expected field"),
     ("message-points-to-get-api-spec", "the error's message mentions get_api_spec, on every transport"),
     (
@@ -23,14 +23,25 @@ pub const READING_CHECKS: [(&str, &str); 5] = [
     ),
     ("same-error-whatever-key-order", "the same arguments with their keys in reverse order give the identical error"),
     ("same-error-on-every-transport", "every claimed transport gives the identical error"),
+    (
+        NON_OBJECT_ROOT,
+        "a root that is not an object gets the one error of the rule's problem classes: the case's problems (one \
+         wrong_type with no field), the expected fields listed, on HTTP the pointer, the same error again",
+    ),
 ];
+
+/// The reading check of a required case whose arguments are not an object: what its rejection's
+/// error holds beyond the rejection itself ([`crate::case::checks::rejection_only`]).
+const NON_OBJECT_ROOT: &str = "non-object-root-gets-the-one-error";
 
 /// What the invokes of a case came to against `expect`, for the tool of `schema`, with the checks
 /// beyond the text when its own passed, and each required check it made. `calls` holds one call
 /// per claimed transport, in the case's order; `rechecks`, for a rejection the session asked again
 /// ([`wants_rechecks`]), the first call repeated and with its keys reversed. The case's status is
 /// its first failing check (in [`CheckKind::ALL`] order), else a skip when some check could not be
-/// seen, else a pass.
+/// seen, else a pass. With `rejection_only` (a required case whose arguments are not an object,
+/// [`crate::case::checks::rejection_only`]) the status is the handler check's alone, and the
+/// other checks of the rejection are the reading check `non-object-root-gets-the-one-error`.
 pub(crate) fn judge(
     schema: &Value,
     expect: &Expect<InvokeExpectation>,
@@ -38,6 +49,7 @@ pub(crate) fn judge(
     calls: &[(Transport, Invocation)],
     rechecks: Option<&(Invocation, Invocation)>,
     pointer: &str,
+    rejection_only: bool,
 ) -> (Status, Vec<ReadingCheck>, Vec<(CheckKind, CheckResult)>) {
     let Some((_, first)) = calls.first() else {
         return (
@@ -49,7 +61,10 @@ pub(crate) fn judge(
     let calls = Calls { calls, rechecks, schema, contract: ErrorContract::of(rejections), pointer };
     match expect {
         Expect::One(expected) => {
-            let checks = calls.judge(expected);
+            let (checks, beyond): (Vec<_>, Vec<_>) = calls
+                .judge(expected)
+                .into_iter()
+                .partition(|(kind, _)| !rejection_only || *kind == CheckKind::HandlerNotRun);
             let made = checks
                 .iter()
                 .map(|(kind, result)| {
@@ -68,7 +83,22 @@ pub(crate) fn judge(
             if made.iter().any(|(_, result)| *result == CheckResult::NotObservable) {
                 return (Status::Skip { reason: NOT_OBSERVABLE.into() }, Vec::new(), made);
             }
-            (Status::Pass, calls.readings(expected), made)
+            if !rejection_only {
+                return (Status::Pass, calls.readings(expected), made);
+            }
+            // The rest of the rejection, held apart: a reading when all of it could be seen.
+            let seen_in_full = beyond.iter().all(|(_, result)| !matches!(result, Ok(Judged::NotObservable)));
+            let failure = beyond.into_iter().find_map(|(_, result)| result.err());
+            let readings = match failure {
+                Some(failure) => vec![ReadingCheck { check: NON_OBJECT_ROOT.into(), failure: Some(*failure) }],
+                None if seen_in_full => {
+                    let mut readings = vec![ReadingCheck { check: NON_OBJECT_ROOT.into(), failure: None }];
+                    readings.extend(calls.readings(expected));
+                    readings
+                }
+                None => Vec::new(),
+            };
+            (Status::Pass, readings, made)
         }
         Expect::Behaviours(behaviours) => (
             Status::Observed(Observation {
@@ -331,9 +361,6 @@ impl Calls<'_> {
 /// fields" an implementation takes: every root property the schema both declares and requires
 /// is listed (`least`), and nothing is listed that the schema does not expect under any reading
 /// (`most`: the declared properties, the names the root requires, and the names its anyOf/oneOf
-/// One check of one transport's error (the invocation as JSON).
-type ErrorCheck<'a> = dyn Fn(Transport, &Value) -> Result<(), Box<Failure>> + 'a;
-
 /// branches require, with the case's own list).
 pub(crate) struct FieldBounds {
     pub(crate) least: Vec<String>,
@@ -355,6 +382,9 @@ impl FieldBounds {
         FieldBounds { least, most }
     }
 }
+
+/// One check of one transport's error (the invocation as JSON).
+type ErrorCheck<'a> = dyn Fn(Transport, &Value) -> Result<(), Box<Failure>> + 'a;
 
 /// How one check came out: how far it could see, or its first failure.
 type Checked = Result<Judged, Box<Failure>>;
@@ -598,31 +628,34 @@ mod tests {
         let calls = [(Transport::Structured, unstructured(0, text)), (Transport::Http, unstructured(0, text))];
         let rechecks = (unstructured(0, text), unstructured(0, text));
         let (status, readings, _) =
-            judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec");
+            judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec", false);
         assert!(matches!(&status, Status::Skip { reason } if reason == NOT_OBSERVABLE), "{status:?}");
         assert!(readings.is_empty(), "nothing beyond the text is judged of what cannot be seen");
         // What MCP shows is still judged: the handler ran...
         let ran = [(Transport::Structured, unstructured(1, text))];
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks), "get_api_spec");
+        let (status, _, _) =
+            judge(&schema, &expect, Rejections::OneError, &ran, Some(&rechecks), "get_api_spec", false);
         assert!(matches!(&status, Status::Fail(f) if f.check == "invoke on structured"), "{status:?}");
         // ...the same call repeated gave another error...
         let again = (unstructured(0, "n is missing"), unstructured(0, text));
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again), "get_api_spec");
+        let (status, _, _) =
+            judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&again), "get_api_spec", false);
         assert!(matches!(&status, Status::Fail(f) if f.check.starts_with("the same call repeated")), "{status:?}");
         // ...with the keys reversed, it was executed...
         let executed = Invocation::Executed { handler_calls: 1, received: json!({}) };
         let reversed_ran = (unstructured(0, text), executed.clone());
         let (status, _, _) =
-            judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran), "get_api_spec");
+            judge(&schema, &expect, Rejections::OneError, &calls[..1], Some(&reversed_ran), "get_api_spec", false);
         assert!(matches!(&status, Status::Fail(f) if f.check.ends_with("reverse order")), "{status:?}");
         // ...and on HTTP the error does not point to get_api_spec.
         let http = [(Transport::Http, unstructured(0, "n is required"))];
         let rechecks = (unstructured(0, "n is required"), unstructured(0, "n is required"));
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks), "get_api_spec");
+        let (status, _, _) =
+            judge(&schema, &expect, Rejections::OneError, &http, Some(&rechecks), "get_api_spec", false);
         assert!(matches!(&status, Status::Fail(f) if f.check.contains("get_api_spec")), "{status:?}");
         // A call expected to run that was rejected fails as any rejection does.
         let runs = Expect::One(InvokeExpectation::Executed { received: json!({"n": 1}) });
-        let (status, _, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None, "get_api_spec");
+        let (status, _, _) = judge(&schema, &runs, Rejections::OneError, &calls[..1], None, "get_api_spec", false);
         assert!(matches!(status, Status::Fail(_)));
     }
 
@@ -637,11 +670,13 @@ mod tests {
         let rejected = Invocation::Rejected { handler_calls: 0, error };
         let calls = [(Transport::Structured, rejected.clone())];
         let rechecks = (rejected.clone(), rejected);
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec");
+        let (status, _, _) =
+            judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec", false);
         assert_eq!(status, Status::Pass);
         // One transport without the convention leaves the whole case not observable.
         let mixed = [calls[0].clone(), (Transport::Http, unstructured(0, "see get_api_spec"))];
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks), "get_api_spec");
+        let (status, _, _) =
+            judge(&schema, &expect, Rejections::OneError, &mixed, Some(&rechecks), "get_api_spec", false);
         assert!(matches!(status, Status::Skip { .. }), "{status:?}");
     }
 
@@ -651,7 +686,7 @@ mod tests {
         rechecks: Option<&(Invocation, Invocation)>,
     ) -> Vec<(&'static str, &'static str)> {
         let (schema, expect) = rejection();
-        let (_, _, made) = judge(&schema, &expect, Rejections::OneError, calls, rechecks, "get_api_spec");
+        let (_, _, made) = judge(&schema, &expect, Rejections::OneError, calls, rechecks, "get_api_spec", false);
         made.into_iter().map(|(kind, result)| (kind.as_str(), result.as_str())).collect()
     }
 
@@ -701,8 +736,58 @@ mod tests {
         );
         // The status is the first failing check's failure.
         let (schema, expect) = rejection();
-        let (status, _, _) = judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec");
+        let (status, _, _) =
+            judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec", false);
         assert!(matches!(&status, Status::Fail(f) if f.check == "problems named on http"), "{status:?}");
+    }
+
+    #[test]
+    fn a_non_object_root_is_held_to_its_rejection_and_the_rest_is_a_reading() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+        let problems = vec![Problem { kind: "wrong_type".into(), field: None, alternatives: None }];
+        let expect = Expect::One(InvokeExpectation::Rejected { problems, expected_fields: None });
+        let judged = |error: Value, only: bool| {
+            let rejected = Invocation::Rejected { handler_calls: 0, error };
+            let calls = [(Transport::Http, rejected.clone())];
+            let rechecks = (rejected.clone(), rejected);
+            judge(&schema, &expect, Rejections::OneError, &calls, Some(&rechecks), "get_api_spec", only)
+        };
+        // Another error: no expected fields, no pointer, a problem of its own.
+        let other = json!({"message": "arguments must be an object", "problems": [{"kind": "not_an_object"}]});
+        let (status, readings, made) = judged(other.clone(), true);
+        assert_eq!(status, Status::Pass);
+        assert_eq!(made, [(CheckKind::HandlerNotRun, CheckResult::Pass)]);
+        assert_eq!(readings.len(), 1, "{readings:?}");
+        assert_eq!(readings[0].check, NON_OBJECT_ROOT);
+        assert!(readings[0].failure.as_ref().is_some_and(|f| f.check.starts_with("problems named")));
+        // Held to all of it (an interpretation case), the same error fails.
+        let (status, readings, _) = judged(other, false);
+        assert!(matches!(&status, Status::Fail(f) if f.check.starts_with("problems named")), "{status:?}");
+        assert!(readings.is_empty());
+        // The one error passes the reading too, and the other readings are made.
+        let one = json!({
+            "message": "the arguments are not an object; expected n; see get_api_spec",
+            "problems": [{"kind": "wrong_type"}],
+            "expected_fields": ["n"]
+        });
+        let (status, readings, _) = judged(one, true);
+        assert_eq!(status, Status::Pass);
+        assert_eq!(readings[0], ReadingCheck { check: NON_OBJECT_ROOT.into(), failure: None });
+        assert!(readings.iter().all(|r| r.failure.is_none()) && readings.len() > 1, "{readings:?}");
+        // The handler ran: that still fails the case.
+        let ran = [(Transport::Http, Invocation::Executed { handler_calls: 1, received: json!({}) })];
+        let (status, _, made) = judge(&schema, &expect, Rejections::OneError, &ran, None, "get_api_spec", true);
+        assert!(matches!(&status, Status::Fail(f) if f.check == "invoke on http"), "{status:?}");
+        assert_eq!(made, [(CheckKind::HandlerNotRun, CheckResult::Fail)]);
+        // An error without structured problems: the rejection passes, and what cannot be seen of
+        // the rest is not judged.
+        let text = "not an object; see get_api_spec";
+        let plain = [(Transport::Http, unstructured(0, text))];
+        let again = (unstructured(0, text), unstructured(0, text));
+        let (status, readings, _) =
+            judge(&schema, &expect, Rejections::OneError, &plain, Some(&again), "get_api_spec", true);
+        assert_eq!(status, Status::Pass);
+        assert!(readings.is_empty(), "{readings:?}");
     }
 
     #[test]

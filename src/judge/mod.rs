@@ -15,7 +15,9 @@
 //!   with their keys reversed give the same problems. What PLAT-162 leaves open is checked at the
 //!   interpretation level and reported apart ([`READING_CHECKS`]): that the message names every
 //!   field, that it names get_api_spec on every transport, that the expected fields are exactly the suite's set, and that the
-//!   error is identical whatever the key order and on every transport. In a case of a rule whose
+//!   error is identical whatever the key order and on every transport. A required case whose
+//!   arguments are not an object holds its rejection to the handler check alone: the rest of its
+//!   error is the reading `non-object-root-gets-the-one-error`. In a case of a rule whose
 //!   file says `rejections: problems` a rejection is read for its problems only. A rejection
 //!   whose error carries no structured problems (an MCP error without the structured-error
 //!   convention, [`crate::peer::Invocation::RejectedUnstructured`]) is held to what it shows (the
@@ -110,7 +112,8 @@ fn status(case: &Case, answers: &Answers) -> Judged {
         }
         (Check::Invoke { tools, tool, expect, .. }, Answers::Invoked { calls, rechecks, pointer }) => {
             let schema = tools.iter().find(|t| t.name == *tool).map(|t| &t.input_schema).unwrap_or(&Value::Null);
-            invoke::judge(schema, expect, case.rejections, calls, rechecks.as_ref(), pointer)
+            let rejection_only = case.level == Level::Required && crate::case::checks::rejection_only(&case.check);
+            invoke::judge(schema, expect, case.rejections, calls, rechecks.as_ref(), pointer, rejection_only)
         }
         (Check::Describe { tools, tool, .. }, Answers::Described(published)) => {
             let status = describe::judge(case.level, &describe::registered(tools, tool), published);

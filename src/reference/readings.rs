@@ -67,6 +67,9 @@ pub enum Reading {
     /// PLAT-162 reading 3 of "Checks beyond the text": a default-closed root admits names it
     /// requires without declaring them.
     UndeclaredRequired,
+    /// PLAT-162 "An additionalProperties schema": it validates the values of the extra names,
+    /// rather than only opening the root.
+    ExtensionValues,
     /// PLAT-162 "Validation inside nested objects and arrays" (informational).
     NestedValidation,
     /// PLAT-162 "Nested objects are not closed by the root's default" (informational).
@@ -131,6 +134,7 @@ impl Reading {
             UndeclaredRequired => {
                 "PLAT-162, checks beyond the text, reading 3: a closed root admits the names it requires"
             }
+            ExtensionValues => "PLAT-162, an additionalProperties schema validates the values of extra names",
             NestedValidation => "PLAT-162, validation inside nested objects and arrays",
             NestedClosed => "PLAT-162, nested objects are not closed by the root's default",
             PatternProperties => "PLAT-162, patternProperties without additionalProperties",
@@ -473,6 +477,16 @@ pub fn of_invoke(schema: &Value, arguments: &Value, answer: &Result<Value, Rejec
             && map.keys().any(|k| expected.contains(k) && !declared.contains(k))
         {
             readings.take(Reading::UndeclaredRequired);
+        }
+        // The other reading of an additionalProperties schema: it opens the root, and the values of
+        // the extra names are not validated.
+        if schema.get("additionalProperties").is_some_and(Value::is_object) && map.keys().any(|k| !declared.contains(k))
+        {
+            let mut opened = schema.clone();
+            opened["additionalProperties"] = Value::Bool(true);
+            if problem_set(&opened, &normalized) != problem_set(schema, &normalized) {
+                readings.take(Reading::ExtensionValues);
+            }
         }
         // A string at any depth: the minLength that counts it may sit in a nested schema.
         let mut non_ascii = false;

@@ -3,10 +3,11 @@
 //! each the reference with exactly one behaviour changed, most of them a behaviour a real
 //! framework has (MCP SDK pre-parsing, pydantic lax coercion, Zod strip and first-issue errors,
 //! Ajv open objects, single-pass entity decoding, transports that skip validation, drifting
-//! published schemas) — fails at least one required case citing the clause it breaks. (Two
-//! defects whose behaviour the issue's readings make an interpretation, the order of JSON and
-//! entity decoding and injected defaults, are held to interpretation cases instead, and one, an error that names its transport, to the checks beyond the text; at least 28
-//! are held to required ones.) A defect the corpus cannot tell from the reference is a clause
+//! published schemas) — fails at least one required case citing the clause it breaks. (Defects
+//! whose behaviour docs/interpretations.md makes a reading, such as the order of JSON and entity
+//! decoding, injected defaults or an additionalProperties schema read as opening the root, are held
+//! to interpretation cases instead, and some, such as an error that names its transport, to the
+//! checks beyond the text; at least 28 are held to required ones.) A defect the corpus cannot tell from the reference is a clause
 //! without power, so the test lists every such gap at once. The defects live in `defects/catalog.rs`; `defects/harness.rs` is the wrapper
 //! that applies one to the reference, and a test here checks that the wrapper with no defect is
 //! the reference, so each defect's difference is its one change.

@@ -336,10 +336,14 @@ fn every_allowed_reading_answers_an_input_that_takes_no_reading_as_the_reference
     use tool_conformance::reference::registry::Registry;
     use tool_conformance::{Invocation, Target, Tool, Transport};
 
-    /// An answer reduced to what every allowed reading must share.
-    fn shared(invocation: &Invocation) -> Value {
+    /// An answer to `arguments` reduced to what every allowed reading must share: for arguments
+    /// that are not an object, only that they were rejected (what the error says is a reading).
+    fn shared(arguments: &Value, invocation: &Invocation) -> Value {
         match invocation {
             Invocation::Executed { received, .. } => serde_json::json!({ "executed": received }),
+            Invocation::Rejected { .. } | Invocation::RejectedUnstructured { .. } if !arguments.is_object() => {
+                serde_json::json!({ "rejected": "not an object" })
+            }
             Invocation::Rejected { error, .. } => {
                 let mut problems: Vec<String> = error["problems"]
                     .as_array()
@@ -391,7 +395,7 @@ fn every_allowed_reading_answers_an_input_that_takes_no_reading_as_the_reference
             continue;
         }
         judged += 1;
-        let reference = shared(&match &answer {
+        let reference = shared(arguments, &match &answer {
             Ok(received) => Invocation::Executed { handler_calls: 1, received: received.clone() },
             Err(rejection) => Invocation::Rejected { handler_calls: 0, error: rejection.to_json() },
         });
@@ -400,7 +404,7 @@ fn every_allowed_reading_answers_an_input_that_takes_no_reading_as_the_reference
                 continue;
             }
             target.register(&tools).expect("registers");
-            let got = shared(&target.invoke("t", Transport::Direct, arguments).expect("answers"));
+            let got = shared(arguments, &target.invoke("t", Transport::Direct, arguments).expect("answers"));
             if reference != got && disagreements.len() < 10 {
                 disagreements.push(format!("  {name}: invoke {schema} {arguments}:\n    {reference}\n    {got}"));
             }

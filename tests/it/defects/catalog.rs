@@ -226,7 +226,7 @@ pub fn all() -> Vec<Entry> {
         entry(
             "ignores-additional-properties-schema",
             "PLAT-162.closed-root",
-            Required,
+            Interpretation,
             "an additionalProperties schema is treated as true: extra values are not validated",
             Box::new(IgnoresAdditionalPropertiesSchema),
         ),

@@ -5,13 +5,33 @@
 use super::Variant;
 use super::harness::{Defect, map_leaves, properties, rebuilt, reference_decode, reference_leaf};
 use serde_json::{Map, Value, json};
-use tool_conformance::Transport;
+use std::cell::Cell;
 use tool_conformance::reference::validate::{Problem, Rejection, expected_fields};
+use tool_conformance::{Level, Transport};
 
 /// Every allowed reading of docs/interpretations.md.
 pub fn all() -> Vec<Variant> {
     let variant = |name, reading, defect: Box<dyn Defect>| Variant { name, clauses: &[], reading, defect };
+    // The catalog's defect that reads an additionalProperties schema as opening the root is a
+    // reading the text leaves open: held to interpretation cases there, allowed here.
+    let opens_root = super::catalog::all()
+        .into_iter()
+        .find(|entry| entry.name == "ignores-additional-properties-schema")
+        .expect("the catalog has the ignores-additional-properties-schema defect");
+    assert_eq!(opens_root.level, Level::Interpretation, "an additionalProperties schema opening the root is a reading");
     vec![
+        variant(
+            "additional-schema-opens-root",
+            "a declared additionalProperties other than false opens the root; the values of extra names are not \
+             validated, and \"root value types\" are the declared parameters' types",
+            opens_root.defect,
+        ),
+        variant(
+            "non-object-root-other-error",
+            "a root that is not an object is outside the problem classes: rejected before the handler with an error \
+             of its own (another problem, no expected fields, no get_api_spec, a count that changes every time)",
+            Box::<NonObjectRootOtherError>::default(),
+        ),
         variant(
             "error-as-data",
             "problems and expected_fields as data; one fixed message naming no field; \"see\": \"get_api_spec\" on every transport",
@@ -348,5 +368,25 @@ impl Defect for RtTool8Only {
 
     fn validates(&self, _transport: Transport, _prepared: &Value) -> bool {
         false
+    }
+}
+
+// 10. A root that is not an object is outside the problem classes.
+
+#[derive(Default)]
+struct NonObjectRootOtherError {
+    /// Rejections of a root that is not an object so far.
+    count: Cell<u64>,
+}
+impl Defect for NonObjectRootOtherError {
+    fn error(&self, transport: Transport, schema: &Value, raw: &Value, rejection: Rejection) -> Value {
+        if raw.is_object() {
+            return super::harness::NoDefect.error(transport, schema, raw, rejection);
+        }
+        self.count.set(self.count.get() + 1);
+        json!({
+            "message": format!("The arguments must be a JSON object (rejection {}).", self.count.get()),
+            "problems": [{"kind": "not_an_object"}]
+        })
     }
 }
