@@ -542,10 +542,11 @@ fn expected(out: &mut String, case: &Case) {
             InvokeExpectation::Executed { received } => {
                 format!("<p>The handler runs once and receives exactly:</p>{}", json(received))
             }
-            InvokeExpectation::Rejected { problems, expected_fields } => {
+            InvokeExpectation::Rejected { problems, problems_at_least, expected_fields } => {
                 let problems = serde_json::to_value(problems).unwrap_or(Value::Null);
+                let naming = if *problems_at_least { "naming at least these problems" } else { "naming these problems" };
                 let mut text = format!(
-                    "<p>The call is rejected before the handler runs, naming these problems:</p>{}",
+                    "<p>The call is rejected before the handler runs, {naming}:</p>{}",
                     json(&problems)
                 );
                 if let Some(fields) = expected_fields {
