@@ -17,6 +17,8 @@
 //!   stays and is a difference;
 //! - `required`, `enum` and `type` are sets: their order and repeats make no difference, an empty
 //!   `required` is no `required`, and a `type` list of one name is that name;
+//! - an empty `properties`, `patternProperties`, `$defs`, `definitions` or `dependentSchemas` is
+//!   none: it constrains nothing;
 //! - the schema `true` is written `{}`;
 //! - a `type` beside an `enum` that every member already satisfies is dropped: the enum says it;
 //! - at the root, what PLAT-162 implies is made explicit: an object root (`type: object`), a
@@ -179,6 +181,11 @@ fn subschema(schema: &Value) -> Value {
             continue;
         }
         if key == "required" && value.as_array().is_some_and(Vec::is_empty) {
+            continue;
+        }
+        // An empty map of names to schemas constrains nothing (the root's `properties` is made
+        // explicit again by [`contract`]).
+        if SCHEMA_MAPS.contains(&key.as_str()) && value.as_object().is_some_and(Map::is_empty) {
             continue;
         }
         let value = match value {
@@ -404,6 +411,10 @@ mod tests {
         assert_eq!(inlined(&cycle), cycle);
         let sibling = json!({"$defs": {"n": {"type": "integer"}}, "properties": {"n": {"$ref": "#/$defs/n", "minimum": 1}}});
         assert_eq!(inlined(&sibling), sibling);
+        // An empty map of properties says nothing, at any depth.
+        let open = json!({"type": "object", "properties": {"meta": {"type": "object", "additionalProperties": true}}});
+        let with_empty = json!({"type": "object", "properties": {"meta": {"type": "object", "properties": {}, "additionalProperties": {}}}});
+        assert!(same(&contract(&open), &contract(&with_empty)));
     }
 
     #[test]
