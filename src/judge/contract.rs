@@ -159,7 +159,9 @@ fn inline(value: &Value, root: &Map<String, Value>, trail: &mut Vec<String>) -> 
             }
             Some(Value::Object(out))
         }
-        Value::Array(items) => items.iter().map(|item| inline(item, root, trail)).collect::<Option<Vec<_>>>().map(Value::Array),
+        Value::Array(items) => {
+            items.iter().map(|item| inline(item, root, trail)).collect::<Option<Vec<_>>>().map(Value::Array)
+        }
         other => Some(other.clone()),
     }
 }
@@ -385,7 +387,8 @@ mod tests {
     #[test]
     fn a_nested_object_moved_into_defs_makes_no_difference() {
         let window = json!({"type": "object", "properties": {"start": {"type": "string"}}, "required": ["start"]});
-        let registered = json!({"type": "object", "properties": {"window": window.clone(), "$ref": {"type": "string"}}});
+        let registered =
+            json!({"type": "object", "properties": {"window": window.clone(), "$ref": {"type": "string"}}});
         let published = json!({
             "type": "object",
             "$defs": {"window": window, "unused": {"type": "integer"}},
@@ -409,7 +412,8 @@ mod tests {
         let cycle = json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}},
             "properties": {"head": {"$ref": "#/$defs/node"}}});
         assert_eq!(inlined(&cycle), cycle);
-        let sibling = json!({"$defs": {"n": {"type": "integer"}}, "properties": {"n": {"$ref": "#/$defs/n", "minimum": 1}}});
+        let sibling =
+            json!({"$defs": {"n": {"type": "integer"}}, "properties": {"n": {"$ref": "#/$defs/n", "minimum": 1}}});
         assert_eq!(inlined(&sibling), sibling);
         // An empty map of properties says nothing, at any depth.
         let open = json!({"type": "object", "properties": {"meta": {"type": "object", "additionalProperties": true}}});
