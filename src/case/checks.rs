@@ -30,8 +30,8 @@ pub enum CheckKind {
     /// An invoke case that expects a rejection: the call was rejected and the handler never ran,
     /// on every claimed transport.
     HandlerNotRun,
-    /// The rejection's error names exactly the expected problems (and, under the one-error
-    /// contract, has a message).
+    /// The rejection's error names exactly the expected problems, or at least them where the case
+    /// says `problems_at_least` (and, under the one-error contract, has a message).
     ProblemsNamed,
     /// Under the one-error contract: the error lists the expected fields, within what the text
     /// forces.

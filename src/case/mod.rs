@@ -32,9 +32,9 @@
 //! - `invoke`: `tools` to register (or the group's), then a call: `tool`, `arguments`, and
 //!   `transports` (any of `direct`, `structured`, `http`; all three when absent). `expected` is
 //!   either `{outcome: executed, received}`, where `received` is what the handler must get (it runs
-//!   exactly once), or `{outcome: rejected, problems, expected_fields?}`, where `problems` is the
-//!   exact set of `{kind, field?, alternatives?}` the error must name (order ignored) and the
-//!   handler never runs. For every rejected call of a PLAT-162 case the runner also checks,
+//!   exactly once), or `{outcome: rejected, problems, problems_at_least?, expected_fields?}`, where
+//!   `problems` is the exact set of `{kind, field?, alternatives?}` the error must name (order
+//!   ignored; with `problems_at_least: true`, a set it must include) and the handler never runs. For every rejected call of a PLAT-162 case the runner also checks,
 //!   without being asked, that the error has a message, that its `expected_fields` include the
 //!   declared root properties the schema requires and nothing the schema does not expect, that on
 //!   HTTP it points to get_api_spec (the words the implementation declares), and that the call
@@ -208,10 +208,15 @@ pub enum InvokeExpectation {
         /// What the handler receives.
         received: Value,
     },
-    /// The call is rejected with one error naming exactly these problems.
+    /// The call is rejected with one error naming exactly these problems (at least these, when
+    /// `problems_at_least`).
     Rejected {
         /// The problems the error names, in any order.
         problems: Vec<Problem>,
+        /// The error must name these problems and may name others too: for a call whose text names
+        /// some of its problems and leaves the complete set to a reading.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        problems_at_least: bool,
         /// The fields the error lists as expected; derived from the schema when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         expected_fields: Option<Vec<String>>,
@@ -354,6 +359,8 @@ pub(crate) mod file {
         #[serde(default, deserialize_with = "present")]
         received: Option<Value>,
         problems: Option<Vec<super::Problem>>,
+        #[serde(default)]
+        problems_at_least: bool,
         expected_fields: Option<Vec<String>>,
     }
 
@@ -362,13 +369,15 @@ pub(crate) mod file {
 
         fn try_from(e: Expectation) -> Result<Self, String> {
             match (e.outcome.as_str(), e.received, e.problems) {
-                ("executed", Some(received), None) if e.expected_fields.is_none() => {
+                ("executed", Some(received), None) if e.expected_fields.is_none() && !e.problems_at_least => {
                     Ok(InvokeExpectation::Executed { received })
                 }
-                ("rejected", None, Some(problems)) => {
-                    Ok(InvokeExpectation::Rejected { problems, expected_fields: e.expected_fields })
-                }
-                _ => Err("an expectation is {outcome: executed, received} or {outcome: rejected, problems, expected_fields?}".into()),
+                ("rejected", None, Some(problems)) => Ok(InvokeExpectation::Rejected {
+                    problems,
+                    problems_at_least: e.problems_at_least,
+                    expected_fields: e.expected_fields,
+                }),
+                _ => Err("an expectation is {outcome: executed, received} or {outcome: rejected, problems, problems_at_least?, expected_fields?}".into()),
             }
         }
     }

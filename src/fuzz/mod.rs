@@ -205,7 +205,7 @@ fn expectation(generated: &Generated, id: &str, note: &str) -> Option<(Case, Rea
                             alternatives: (p.kind == ProblemKind::NoAlternative).then(|| p.alternatives.clone()),
                         })
                         .collect();
-                    InvokeExpectation::Rejected { problems, expected_fields: None }
+                    InvokeExpectation::Rejected { problems, problems_at_least: false, expected_fields: None }
                 }
             };
             // Arguments normalization changes make an RT-TOOL-8 case (what normalization handed

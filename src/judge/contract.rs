@@ -17,6 +17,8 @@
 //!   stays and is a difference;
 //! - `required`, `enum` and `type` are sets: their order and repeats make no difference, an empty
 //!   `required` is no `required`, and a `type` list of one name is that name;
+//! - an empty `properties`, `patternProperties`, `$defs`, `definitions` or `dependentSchemas` is
+//!   none: it constrains nothing;
 //! - the schema `true` is written `{}`;
 //! - a `type` beside an `enum` that every member already satisfies is dropped: the enum says it;
 //! - at the root, what PLAT-162 implies is made explicit: an object root (`type: object`), a
@@ -24,7 +26,11 @@
 //!   and a closed root (`additionalProperties: false`) unless the schema declares
 //!   `additionalProperties` itself.
 //!
-//! Everything else, `$ref` and `$defs` included, is compared as it is.
+//! - a `$ref` into the root's `$defs` or `definitions` (with no sibling but annotations) is
+//!   replaced by the schema it names, and those maps dropped, when every `$ref` can be (no cycle):
+//!   a nested object moved into `$defs` accepts what it accepted in place.
+//!
+//! Everything else, other `$ref`s and their `$defs` included, is compared as it is.
 
 use crate::case::{closed_root, derived_expected_fields};
 use crate::json::compare::same;
@@ -71,7 +77,7 @@ const SCHEMA_LISTS: [&str; 4] = ["anyOf", "allOf", "oneOf", "prefixItems"];
 
 /// The contract a root input schema states, under PLAT-162.
 pub fn contract(schema: &Value) -> Value {
-    let mut reduced = subschema(&closed_root(schema));
+    let mut reduced = subschema(&closed_root(&inlined(schema)));
     if let Value::Object(root) = &mut reduced {
         // The root's dialect reads the schema as written, before PLAT-162's closing.
         match schema.get("$schema") {
@@ -93,6 +99,73 @@ pub fn contract(schema: &Value) -> Value {
     reduced
 }
 
+/// `schema` with every local `$ref` into its root `$defs` or `definitions` replaced by the schema
+/// it names, and those maps dropped: a nested object published as `{"$ref": "#/$defs/window"}`
+/// accepts what the same object written in place accepts. Only a `$ref` whose siblings are all
+/// annotations is replaced (it reads the same in every dialect); when any `$ref` is left (a
+/// cycle, a `$ref` with siblings, one that points elsewhere), the schema is kept as it is.
+fn inlined(schema: &Value) -> Value {
+    let Value::Object(root) = schema else {
+        return schema.clone();
+    };
+    if !root.contains_key("$defs") && !root.contains_key("definitions") {
+        return schema.clone();
+    }
+    let mut body = root.clone();
+    body.remove("$defs");
+    body.remove("definitions");
+    let mut trail = Vec::new();
+    match inline(&Value::Object(body), root, &mut trail) {
+        Some(done) => done,
+        None => schema.clone(),
+    }
+}
+
+/// `value` with its `$ref`s replaced from `root`'s `$defs` and `definitions`, or `None` when one
+/// cannot be (`trail` holds the references being replaced, to stop at a cycle).
+fn inline(value: &Value, root: &Map<String, Value>, trail: &mut Vec<String>) -> Option<Value> {
+    match value {
+        Value::Object(map) => {
+            if let Some(reference) = map.get("$ref") {
+                let reference = reference.as_str()?;
+                let bare = map.keys().all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"));
+                if !bare || trail.iter().any(|r| r == reference) {
+                    return None;
+                }
+                let target = ["$defs", "definitions"].iter().find_map(|keyword| {
+                    let name = reference.strip_prefix("#/")?.strip_prefix(keyword)?.strip_prefix('/')?;
+                    (!name.contains(['/', '~', '%'])).then(|| root.get(*keyword)?.get(name)).flatten()
+                })?;
+                trail.push(reference.to_string());
+                let done = inline(target, root, trail);
+                trail.pop();
+                return done;
+            }
+            let mut out = Map::new();
+            for (key, member) in map {
+                // Values that are data, not schemas, are kept as they are.
+                let kept = match member {
+                    _ if matches!(key.as_str(), "enum" | "const" | "default" | "examples") => member.clone(),
+                    // A map of names to schemas: a name `$ref` there is a name, not a reference.
+                    Value::Object(members) if SCHEMA_MAPS.contains(&key.as_str()) => Value::Object(
+                        members
+                            .iter()
+                            .map(|(name, s)| Some((name.clone(), inline(s, root, trail)?)))
+                            .collect::<Option<Map<String, Value>>>()?,
+                    ),
+                    _ => inline(member, root, trail)?,
+                };
+                out.insert(key.clone(), kept);
+            }
+            Some(Value::Object(out))
+        }
+        Value::Array(items) => {
+            items.iter().map(|item| inline(item, root, trail)).collect::<Option<Vec<_>>>().map(Value::Array)
+        }
+        other => Some(other.clone()),
+    }
+}
+
 /// A schema without its annotations, `true` written `{}`.
 fn subschema(schema: &Value) -> Value {
     let Value::Object(map) = schema else {
@@ -110,6 +183,11 @@ fn subschema(schema: &Value) -> Value {
             continue;
         }
         if key == "required" && value.as_array().is_some_and(Vec::is_empty) {
+            continue;
+        }
+        // An empty map of names to schemas constrains nothing (the root's `properties` is made
+        // explicit again by [`contract`]).
+        if SCHEMA_MAPS.contains(&key.as_str()) && value.as_object().is_some_and(Map::is_empty) {
             continue;
         }
         let value = match value {
@@ -304,6 +382,43 @@ mod tests {
         assert!(same(&contract(&registered), &contract(&published)));
         // A property named like an annotation is kept: only keywords are dropped.
         assert!(contract(&registered)["properties"].get("title").is_some());
+    }
+
+    #[test]
+    fn a_nested_object_moved_into_defs_makes_no_difference() {
+        let window = json!({"type": "object", "properties": {"start": {"type": "string"}}, "required": ["start"]});
+        let registered =
+            json!({"type": "object", "properties": {"window": window.clone(), "$ref": {"type": "string"}}});
+        let published = json!({
+            "type": "object",
+            "$defs": {"window": window, "unused": {"type": "integer"}},
+            "properties": {"window": {"$ref": "#/$defs/window", "description": "When"}, "$ref": {"type": "string"}}
+        });
+        assert!(same(&contract(&registered), &contract(&published)));
+        let via_definitions = json!({
+            "type": "object",
+            "definitions": {"w": {"$ref": "#/definitions/v"}, "v": registered["properties"]["window"].clone()},
+            "properties": {"window": {"$ref": "#/definitions/w"}, "$ref": {"type": "string"}}
+        });
+        assert!(same(&contract(&registered), &contract(&via_definitions)));
+        // What the named schema says still counts, and a reference that cannot be replaced (a
+        // cycle, a sibling that constrains) leaves the schema as it is.
+        let loose = json!({
+            "type": "object",
+            "$defs": {"window": {"type": "object"}},
+            "properties": {"window": {"$ref": "#/$defs/window"}, "$ref": {"type": "string"}}
+        });
+        assert!(!same(&contract(&registered), &contract(&loose)));
+        let cycle = json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}},
+            "properties": {"head": {"$ref": "#/$defs/node"}}});
+        assert_eq!(inlined(&cycle), cycle);
+        let sibling =
+            json!({"$defs": {"n": {"type": "integer"}}, "properties": {"n": {"$ref": "#/$defs/n", "minimum": 1}}});
+        assert_eq!(inlined(&sibling), sibling);
+        // An empty map of properties says nothing, at any depth.
+        let open = json!({"type": "object", "properties": {"meta": {"type": "object", "additionalProperties": true}}});
+        let with_empty = json!({"type": "object", "properties": {"meta": {"type": "object", "properties": {}, "additionalProperties": {}}}});
+        assert!(same(&contract(&open), &contract(&with_empty)));
     }
 
     #[test]

@@ -188,7 +188,7 @@ impl Calls<'_> {
                 });
                 vec![(CheckKind::RanAsSent, ran.map_or(Ok(Judged::InFull), |f| f.map(|()| Judged::InFull)))]
             }
-            InvokeExpectation::Rejected { problems, expected_fields } => {
+            InvokeExpectation::Rejected { problems, problems_at_least, expected_fields } => {
                 let bounds = FieldBounds::of(self.schema, expected_fields.as_deref());
                 let one_error = self.contract == ErrorContract::OneError;
                 let mut handler: Checked = Ok(Judged::InFull);
@@ -199,7 +199,9 @@ impl Calls<'_> {
                     let is_http = *transport == Transport::Http;
                     let pointed = match invocation {
                         Invocation::Rejected { handler_calls: 0, error } => {
-                            keep_first(&mut named, || check_problems(*transport, error, problems, self.contract));
+                            keep_first(&mut named, || {
+                                check_problems(*transport, error, problems, *problems_at_least, self.contract)
+                            });
                             keep_first(&mut fields, || check_fields(*transport, error, &bounds));
                             points_to_spec(*transport, error, self.pointer)
                         }
@@ -305,7 +307,7 @@ impl Calls<'_> {
     /// The checks beyond the text, for a case whose required checks passed: none unless the
     /// calls were rejected under the one-error contract.
     fn readings(&self, expected: &InvokeExpectation) -> Vec<ReadingCheck> {
-        let InvokeExpectation::Rejected { problems, expected_fields } = expected else {
+        let InvokeExpectation::Rejected { problems, expected_fields, .. } = expected else {
             return Vec::new();
         };
         if self.contract != ErrorContract::OneError {
@@ -416,8 +418,15 @@ fn ran_instead(transport: Transport, invocation: &Invocation) -> Box<Failure> {
 }
 
 /// Check [`CheckKind::ProblemsNamed`] of one rejected call: under the one-error contract the error
-/// has a message and problems (otherwise problems), and they are exactly the expected ones.
-fn check_problems(transport: Transport, error: &Value, problems: &[Problem], contract: ErrorContract) -> Checked {
+/// has a message and problems (otherwise problems), and they are exactly the expected ones (or, with
+/// `at_least`, include them).
+fn check_problems(
+    transport: Transport,
+    error: &Value,
+    problems: &[Problem],
+    at_least: bool,
+    contract: ErrorContract,
+) -> Checked {
     let message = error.get("message").and_then(Value::as_str);
     let actual_problems = error.get("problems").and_then(Value::as_array);
     let shape = match contract {
@@ -434,6 +443,13 @@ fn check_problems(transport: Transport, error: &Value, problems: &[Problem], con
     let want =
         canonical_problems(problems.iter().map(|p| serde_json::to_value(p).unwrap_or(Value::Null)), with_alternatives);
     let got = canonical_problems(actual_problems.into_iter().flatten().cloned(), with_alternatives);
+    if at_least {
+        let named = |p: &Value| got.as_array().is_some_and(|got| got.iter().any(|g| same(p, g)));
+        if want.as_array().is_some_and(|want| want.iter().all(named)) {
+            return Ok(Judged::InFull);
+        }
+        return fail(format!("problems named on {transport} (at least these)"), want, got);
+    }
     if !same(&want, &got) {
         return fail(format!("problems named on {transport}"), want, got);
     }
@@ -614,7 +630,7 @@ mod tests {
     fn rejection() -> (Value, Expect<InvokeExpectation>) {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
         let problems = vec![Problem { kind: "missing_required".into(), field: Some("n".into()), alternatives: None }];
-        (schema, Expect::One(InvokeExpectation::Rejected { problems, expected_fields: None }))
+        (schema, Expect::One(InvokeExpectation::Rejected { problems, problems_at_least: false, expected_fields: None }))
     }
 
     fn unstructured(handler_calls: u64, message: &str) -> Invocation {

@@ -32,7 +32,12 @@ const BUDGET: u64 = 2000;
 const REFERENCE_CASES: u64 = 1000;
 
 /// Defects the fuzzer does not reach in their clause, with why.
-const UNREACHED: &[(&str, &str)] = &[];
+const UNREACHED: &[(&str, &str)] = &[(
+    "invoke-decodes-nested-keys",
+    "the generators write no key holding a reference below the root of a call's arguments; the only such \
+     key is `k&amp;1` inside JSON text, where whether it is decoded is a reading (entities first), so the \
+     finding is never required. RT-TOOL-8/pipeline/nested-keys-reach-handler-as-sent catches it.",
+)];
 
 fn config(seed: u64, cases: u64) -> FuzzConfig {
     FuzzConfig { seed, cases: Some(cases), ..FuzzConfig::default() }

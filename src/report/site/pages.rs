@@ -542,12 +542,12 @@ fn expected(out: &mut String, case: &Case) {
             InvokeExpectation::Executed { received } => {
                 format!("<p>The handler runs once and receives exactly:</p>{}", json(received))
             }
-            InvokeExpectation::Rejected { problems, expected_fields } => {
+            InvokeExpectation::Rejected { problems, problems_at_least, expected_fields } => {
                 let problems = serde_json::to_value(problems).unwrap_or(Value::Null);
-                let mut text = format!(
-                    "<p>The call is rejected before the handler runs, naming these problems:</p>{}",
-                    json(&problems)
-                );
+                let naming =
+                    if *problems_at_least { "naming at least these problems" } else { "naming these problems" };
+                let mut text =
+                    format!("<p>The call is rejected before the handler runs, {naming}:</p>{}", json(&problems));
                 if let Some(fields) = expected_fields {
                     let fields = serde_json::to_value(fields).unwrap_or(Value::Null);
                     let _ = write!(text, "<p>and listing these expected fields:</p>{}", json(&fields));

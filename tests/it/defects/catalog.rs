@@ -157,6 +157,13 @@ pub fn all() -> Vec<Entry> {
             "text with no reference is Unicode-normalized: accented letters decomposed (NFD), U+00A0 made a space",
             Box::new(NormalizesUnicode),
         ),
+        entry(
+            "invoke-decodes-nested-keys",
+            "RT-TOOL-8.5",
+            Required,
+            "normalize is right, but an invoke's own decoder also entity-decodes keys below the root (root keys kept)",
+            Box::new(InvokeDecodesNestedKeys),
+        ),
         // PLAT-162.one-schema: every view and transport uses the registered schema.
         entry(
             "spec-publishes-closed-copy",
@@ -192,6 +199,20 @@ pub fn all() -> Vec<Entry> {
             Required,
             "the structured transport validates against its own copy of the schema, without `required`",
             Box::new(StructuredStaleCopy),
+        ),
+        entry(
+            "views-flatten-nested-objects",
+            "PLAT-162.one-schema",
+            Required,
+            "both views publish an object property as a bare {type: object}: its properties, required names and closure dropped",
+            Box::new(ViewsFlattenNestedObjects),
+        ),
+        entry(
+            "views-drop-proto-property",
+            "PLAT-162.one-schema",
+            Required,
+            "both views copy properties into a JavaScript object by assignment, so a property named __proto__ is lost",
+            Box::new(ViewsDropProtoProperty),
         ),
         // PLAT-162.before-handler: validation first, on every transport.
         entry(
@@ -621,6 +642,25 @@ impl Defect for DecodesKeys {
     }
 }
 
+struct InvokeDecodesNestedKeys;
+impl Defect for InvokeDecodesNestedKeys {
+    fn executor_normalize(&self, schema: &Value, arguments: &Value) -> Value {
+        fn keys(value: Value) -> Value {
+            match value {
+                Value::Array(items) => Value::Array(items.into_iter().map(keys).collect()),
+                Value::Object(map) => {
+                    Value::Object(map.into_iter().map(|(k, v)| (reference_leaf(&k), keys(v))).collect())
+                }
+                other => other,
+            }
+        }
+        match normalize(schema, arguments) {
+            Value::Object(root) => Value::Object(root.into_iter().map(|(k, v)| (k, keys(v))).collect()),
+            other => other,
+        }
+    }
+}
+
 struct TrimsStrings;
 impl Defect for TrimsStrings {
     fn normalize(&self, schema: &Value, arguments: &Value) -> Value {
@@ -743,6 +783,32 @@ impl Defect for DirectViewStrict {
         edited(published, |map| {
             map.insert("required".into(), Value::Array(names));
             map.insert("additionalProperties".into(), Value::Bool(false));
+        })
+    }
+}
+
+struct ViewsFlattenNestedObjects;
+impl Defect for ViewsFlattenNestedObjects {
+    fn describe(&self, _view: View, published: Value) -> Value {
+        edited(published, |map| {
+            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                for schema in properties.values_mut() {
+                    if schema.get("type") == Some(&json!("object")) && schema.get("properties").is_some() {
+                        *schema = json!({"type": "object"});
+                    }
+                }
+            }
+        })
+    }
+}
+
+struct ViewsDropProtoProperty;
+impl Defect for ViewsDropProtoProperty {
+    fn describe(&self, _view: View, published: Value) -> Value {
+        edited(published, |map| {
+            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                properties.remove("__proto__");
+            }
         })
     }
 }
