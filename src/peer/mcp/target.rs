@@ -1047,6 +1047,10 @@ impl Target for McpTarget {
         Ok(self.hidden_invocation(called))
     }
 
+    fn normalize_is_a_call(&self) -> bool {
+        true
+    }
+
     fn stop(&mut self) -> Result<(), TargetError> {
         if let Some(client) = self.client.as_mut() {
             client.finish(Duration::from_secs(2));
