@@ -13,8 +13,8 @@ use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::peer::mcp::McpRoute;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{
-    BridgePaths, CommandLine, ConfigError, CorpusSource, Header, HttpUrl, Identity, Limits, McpOptions, RunConfig, Selection,
-    TargetSpec, ToolNameTemplate,
+    BridgePaths, CommandLine, ConfigError, CorpusSource, Header, HttpUrl, Identity, Limits, McpOptions, RunConfig,
+    Selection, TargetSpec, ToolNameTemplate,
 };
 use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
@@ -815,9 +815,10 @@ impl McpArgs {
             )
         };
         if self.http_bridge.is_none() && self.http_bridge_url.is_none() {
-            for (flag, given) in
-                [("--http-bridge-path", self.http_bridge_path.is_some()), ("--http-bridge-spec", self.http_bridge_spec.is_some())]
-            {
+            for (flag, given) in [
+                ("--http-bridge-path", self.http_bridge_path.is_some()),
+                ("--http-bridge-spec", self.http_bridge_spec.is_some()),
+            ] {
                 if given {
                     anyhow::bail!("{flag} goes with an HTTP bridge (--http-bridge, --http-bridge-url)");
                 }

@@ -116,12 +116,17 @@ impl BridgePaths {
     /// with `/`).
     pub fn new(endpoint: &str, spec: &str) -> Result<BridgePaths, ConfigError> {
         let bad = |flag: &'static str, text: &str, why: &str| ConfigError::BadBridgePath(flag, text.into(), why.into());
-        let plain = |text: &str| text.starts_with('/') && !text.contains(['?', '#']) && !text.contains(char::is_whitespace);
+        let plain =
+            |text: &str| text.starts_with('/') && !text.contains(['?', '#']) && !text.contains(char::is_whitespace);
         if !plain(endpoint) {
             return Err(bad("--http-bridge-path", endpoint, "a path starting with / (no query, fragment or space)"));
         }
         if endpoint.matches("{name}").count() != 1 {
-            return Err(bad("--http-bridge-path", endpoint, "the path must hold {name} exactly once, e.g. /tools/{name}"));
+            return Err(bad(
+                "--http-bridge-path",
+                endpoint,
+                "the path must hold {name} exactly once, e.g. /tools/{name}",
+            ));
         }
         if !plain(spec) {
             return Err(bad("--http-bridge-spec", spec, "a path starting with / (no query, fragment or space)"));
@@ -250,7 +255,8 @@ impl McpOptions {
                 | McpRoute::Bridge { .. }
                 | McpRoute::BridgeUrl { .. }
         );
-        let routes = "a URL route (--mcp-server-url, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url)";
+        let routes =
+            "a URL route (--mcp-server-url, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url)";
         if !self.headers.is_empty() && !url {
             return Err(ConfigError::McpOption("--mcp-header", routes));
         }

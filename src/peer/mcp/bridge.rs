@@ -77,7 +77,8 @@ impl Bridge {
         let mut words = vec!["sh".to_string(), "-c".into(), "exec \"$@\" >&2".into(), "sh".into()];
         words.push(command.program().to_string());
         words.extend(command.args().iter().cloned());
-        let text = shlex::try_join(words.iter().map(String::as_str)).map_err(|e| format!("the bridge's command: {e}"))?;
+        let text =
+            shlex::try_join(words.iter().map(String::as_str)).map_err(|e| format!("the bridge's command: {e}"))?;
         let line = CommandLine::parse(&text).map_err(|e| e.to_string())?;
         self.process = Some(StdioChannel::new(line, 4096, stderr_lines).with_env(env));
         Ok(self)
@@ -157,7 +158,11 @@ impl Bridge {
         let max = self.max_body;
         match self.exchange(Some(body), path, timeout, max) {
             Ok(answer) => {
-                self.record(&sent, Received::Response(format!("HTTP {} {}", answer.status, answer.body)), began.elapsed());
+                self.record(
+                    &sent,
+                    Received::Response(format!("HTTP {} {}", answer.status, answer.body)),
+                    began.elapsed(),
+                );
                 Ok(answer)
             }
             Err(what) => {
@@ -170,7 +175,13 @@ impl Bridge {
 
     /// One request: a POST of `body`, or a GET without one, to `path`; its status and body, or
     /// why there is none. The connection is not used again after a failure.
-    fn exchange(&mut self, body: Option<String>, path: String, timeout: Duration, max: usize) -> Result<Answer, String> {
+    fn exchange(
+        &mut self,
+        body: Option<String>,
+        path: String,
+        timeout: Duration,
+        max: usize,
+    ) -> Result<Answer, String> {
         let agent = self.agent.get_or_insert_with(agent).clone();
         let url = format!("{}{path}", self.base);
         let got = match body {
@@ -383,7 +394,8 @@ mod tests {
         assert_eq!(paths.name_of("/tools//call"), None);
         assert_eq!(paths.name_of("/openapi.json"), None);
         let bridge = Bridge::new(&HttpUrl::parse("http://127.0.0.1:9/").unwrap(), paths, 100, WireLog::new());
-        let document = json!({"paths": {"/tools/t/call": {"post": {}}, "/tools/u/call": {"get": {}}, "/health": {"post": {}}}});
+        let document =
+            json!({"paths": {"/tools/t/call": {"post": {}}, "/tools/u/call": {"get": {}}, "/health": {"post": {}}}});
         let tools = bridge.tools(&document);
         assert_eq!(tools.keys().collect::<Vec<_>>(), ["t"]);
         assert!(BridgePaths::new("/tools", "/openapi.json").is_err());

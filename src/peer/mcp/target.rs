@@ -307,7 +307,11 @@ impl McpTarget {
                     .map_err(|e| e.to_string())?;
                 // Named as given, with its placeholders: the port changes from one run to the next.
                 self.bridge_label = Some(format!("`{}` (an HTTP bridge)", given));
-                Some(Bridge::new(&base, paths.clone(), max, self.log.clone()).with_process(&command, env.clone(), lines)?)
+                Some(Bridge::new(&base, paths.clone(), max, self.log.clone()).with_process(
+                    &command,
+                    env.clone(),
+                    lines,
+                )?)
             }
             McpRoute::BridgeUrl { url, paths, .. } => Some(Bridge::new(url, paths.clone(), max, self.log.clone())),
             _ => None,
@@ -490,7 +494,10 @@ impl McpTarget {
         self.listing = bridge.tools(&document);
         let (title, version) = bridge::identity(&document);
         let secrets = self.secrets();
-        let name = title.map_or_else(|| "(an HTTP bridge whose OpenAPI document has no info.title)".into(), |t| cut(&t, INFO_CHARS));
+        let name = title.map_or_else(
+            || "(an HTTP bridge whose OpenAPI document has no info.title)".into(),
+            |t| cut(&t, INFO_CHARS),
+        );
         Ok(Implementation {
             name: hide(&name, &secrets),
             version: hide(&version.map(|v| cut(&v, INFO_CHARS)).unwrap_or_default(), &secrets),
@@ -935,7 +942,8 @@ pub fn unknown_placeholder_of(text: &str, known: &[&str]) -> Option<String> {
             let found = &rest[open..open + name + 2];
             if !known.contains(&found) {
                 let (last, others) = known.split_last().unwrap_or((&"", &[]));
-                let list = if others.is_empty() { last.to_string() } else { format!("{} and {last}", others.join(", ")) };
+                let list =
+                    if others.is_empty() { last.to_string() } else { format!("{} and {last}", others.join(", ")) };
                 return Some(format!("{found} is no placeholder the harness knows; it substitutes {list}"));
             }
         }
