@@ -54,7 +54,7 @@ fn spelled(registered: &Value, published: &Value, want: Value, got: Value) -> (V
     }
     for pointer in &published_trues {
         // Where the registered schema wrote `{}`, its spelling is the one shown.
-        if !(empty(&want, pointer) && !registered_trues.contains(pointer)) {
+        if !empty(&want, pointer) || registered_trues.contains(pointer) {
             respell(&mut got_shown, pointer);
         }
     }

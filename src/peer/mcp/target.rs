@@ -86,9 +86,7 @@ impl Drop for RunFolder {
 /// started, no upstream has written to it at all. `None` when the harness writes the record
 /// itself (it then starts what writes to it), or when it matches.
 pub fn record_mismatch(route: &McpRoute, manifest: &Manifest) -> Option<String> {
-    let Some(path) = route.given_record() else {
-        return None;
-    };
+    let path = route.given_record()?;
     let upstream_required = route.is_gateway();
     let ours = manifest.fingerprint();
     match Record::new(path.to_path_buf(), MAX_FINGERPRINT_LINE).fingerprint() {
