@@ -106,9 +106,14 @@ impl Bridge {
         self.process.as_ref().and_then(StdioChannel::stderr_tail)
     }
 
-    /// How the bridge's process ended, once it has.
+    /// How the bridge's process ended, once it has; its stderr is then read to its end (a
+    /// moment at most), so that the lines it wrote last are quoted.
     pub(crate) fn exit_status(&mut self) -> Option<String> {
-        self.process.as_mut().and_then(StdioChannel::exit_status)
+        let process = self.process.as_mut()?;
+        let status = process.exit_status()?;
+        // Its stdout is its stderr: reading it waits for the end of both.
+        let _ = process.receive(Duration::from_millis(500));
+        Some(status)
     }
 
     /// Marks the start of a case, for [`Bridge::stderr_tail`].

@@ -492,10 +492,15 @@ impl McpTarget {
         self.listing = bridge.tools(&document);
         let (title, version) = bridge::identity(&document);
         let secrets = self.secrets();
-        let name = title.map_or_else(
-            || "(an HTTP bridge whose OpenAPI document has no info.title)".into(),
-            |t| cut(&t, INFO_CHARS),
-        );
+        // A bridge that titles its document with its upstream's serverInfo (as mcpo does) is not
+        // the upstream: it is named for what it did, as a gateway that passes it on is.
+        let (name, version) = match title {
+            Some(title) if title == crate::mcp::UPSTREAM_NAME => {
+                ("(an HTTP bridge that titles its OpenAPI document with its upstream's serverInfo)".to_string(), None)
+            }
+            Some(title) => (cut(&title, INFO_CHARS), version),
+            None => ("(an HTTP bridge whose OpenAPI document has no info.title)".to_string(), version),
+        };
         Ok(Implementation {
             name: hide(&name, &secrets),
             version: hide(&version.map(|v| cut(&v, INFO_CHARS)).unwrap_or_default(), &secrets),
