@@ -18,13 +18,15 @@ const BINARY: &str = env!("CARGO_BIN_EXE_tool-conformance");
 /// `$ref` to the tool's inputSchema under components, refuses 401 a request without the
 /// X-Api-Key of BRIDGE_KEY, refuses 422 (FastAPI's shape) a body that is not an object or lacks a
 /// top-level required field, and forwards anything else unvalidated as tools/call: 200 with the
-/// result, 500 when it is an error. With BRIDGE_HANG=1 it never answers a POST. An upstream not
+/// result, 500 when it is an error. With BRIDGE_HANG=1 it never answers a POST; with
+/// BRIDGE_PROBLEMS=1 its 422 body is the protocol-v1 error object instead. An upstream not
 /// up yet is tried again for 20 seconds before the bridge listens.
 const BRIDGE: &str = r##"
 import http.server, json, os, sys, time, urllib.request
 port, upstream = int(sys.argv[1]), sys.argv[2]
 key = os.environ.get("BRIDGE_KEY", "")
 hang = os.environ.get("BRIDGE_HANG") == "1"
+problems = os.environ.get("BRIDGE_PROBLEMS") == "1"
 session = {}
 def rpc(method, params, id=None):
     message = {"jsonrpc": "2.0", "method": method, "params": params}
@@ -95,6 +97,9 @@ class Bridge(http.server.BaseHTTPRequestHandler):
         if not isinstance(arguments, dict):
             return self.answer(422, {"detail": [{"type": "model_attributes_type", "loc": ["body"], "msg": "Input should be a valid dictionary or object to extract fields from", "input": arguments}]})
         missing = [f for f in schemas[name].get("required", []) if f not in arguments]
+        if missing and problems:
+            error = {"message": "invalid arguments; see get_api_spec", "problems": [{"kind": "missing_required", "field": f} for f in missing], "expected_fields": sorted(schemas[name].get("properties", {}))}
+            return self.answer(422, error)
         if missing:
             return self.answer(422, {"detail": [{"type": "missing", "loc": ["body", f], "msg": "Field required", "input": arguments} for f in missing]})
         result = rpc("tools/call", {"name": name, "arguments": arguments}, 1000)["result"]
@@ -256,7 +261,22 @@ fn a_bridge_at_a_url_configured_with_a_fixed_upstream_is_tested_in_one_command()
     assert!(printed.contains("for the bridge to forward to"), "{printed}");
 }
 
+fn a_refusal_whose_body_is_the_error_object_is_judged_in_full() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let key = format!("k3y-{}", std::process::id());
+    let id = "PLAT-162/before-handler/second-tool-wrapped";
+    let (output, standing) = run(dir.path(), id, &key, &[], &[("BRIDGE_PROBLEMS", "1")]);
+    let printed = text(&output);
+    let refused = case(&standing, id);
+    let checks = refused["checks"].as_array().expect("checks");
+    let result = |check: &str| checks.iter().find(|c| c["check"] == check).expect("the check")["result"].clone();
+    // Judged in full: what it names is read, no check left unobservable.
+    assert_eq!((result("handler-not-run"), result("points-to-schema")), ("pass".into(), "pass".into()), "{printed}");
+    assert!(checks.iter().all(|c| c["result"] != "not_observable"), "{printed}");
+}
+
 tests![
+    a_refusal_whose_body_is_the_error_object_is_judged_in_full,
     a_bridge_at_a_url_configured_with_a_fixed_upstream_is_tested_in_one_command,
     a_forwarded_call_runs_the_handler_and_a_422_is_an_unstructured_refusal,
     a_bridge_that_never_answers_is_an_error_with_a_reason,

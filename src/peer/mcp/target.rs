@@ -766,7 +766,8 @@ impl McpTarget {
 
     /// A POST of the manifest's tool `name`, under the name it is published as, to an HTTP
     /// bridge: a success (a 2xx status) is what the record shows the handler received; any other
-    /// status is a refusal, read from the status and the body as an unstructured error is.
+    /// status is a refusal, read as an MCP error is: by the structured-error convention when the
+    /// body is the protocol-v1 error object (with `problems`), else as text, the status and body.
     fn call_bridge(&mut self, name: &str, arguments: &Value) -> Result<Invocation, TargetError> {
         self.ensure_up()?;
         let published = self.published_name(name);
@@ -785,6 +786,11 @@ impl McpTarget {
         let runs = self.runs_of(name, "the POST")?;
         let handler_calls = runs.count;
         if !(200..300).contains(&answer.status) {
+            // By the structured-error convention, the body is the protocol-v1 error object.
+            let body = crate::json::from_str::<Value>(&answer.body).ok();
+            if let Some(error) = body.filter(carries_problems) {
+                return Ok(Invocation::Rejected { handler_calls, error });
+            }
             return Ok(Invocation::RejectedUnstructured { handler_calls, message: bridge::refusal_text(&answer) });
         }
         match runs.last {
