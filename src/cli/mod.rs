@@ -719,16 +719,17 @@ struct McpArgs {
     /// Default: /openapi.json.
     #[arg(long, value_name = "PATH")]
     http_bridge_spec: Option<String>,
-    /// (run only) Start the harness's upstream for --mcp-gateway-url on this loopback ADDR
+    /// (run only) Start the harness's upstream for --mcp-gateway-url or --http-bridge-url on this loopback ADDR
     /// (HOST:PORT, or PORT on 127.0.0.1), so that a gateway configured with it beforehand is tested
     /// in one command; its URL is http://ADDR/mcp.
     #[arg(long, value_name = "ADDR", conflicts_with = "mcp_record")]
     mcp_upstream_listen: Option<String>,
     /// (run only) Keep trying initialize, every 200 ms, for at most this long (e.g. 30 or 30s) while
-    /// the --mcp-server-url or --mcp-gateway-url implementation is still starting.
+    /// the --mcp-server-url or --mcp-gateway-url implementation is still starting (for an HTTP
+    /// bridge, keep trying its OpenAPI document).
     #[arg(long, value_name = "SECONDS")]
     wait: Option<String>,
-    /// (run only) Send this header with every request of --mcp-server-url or --mcp-gateway-url
+    /// (run only) Send this header with every request of --mcp-server-url, --mcp-gateway-url or an HTTP bridge
     /// (repeatable). 'NAME: env:VARIABLE' reads the value from the environment; the value is
     /// never printed or written to a report.
     #[arg(long, value_name = "'NAME: VALUE'")]
@@ -787,7 +788,7 @@ impl McpArgs {
         let Some(pointer) = &self.get_api_spec else { return Ok(None) };
         if self.route()?.is_none() {
             anyhow::bail!(
-                "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-url); a protocol-v1 implementation says it in its start answer"
+                "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url); a protocol-v1 implementation says it in its start answer"
             );
         }
         if let Some(problem) = tool_conformance::peer::spec_pointer_problem(pointer) {
