@@ -16,7 +16,8 @@ pub enum TargetSpec {
     /// URL, since each running server has its own registry.
     Http(Vec<HttpUrl>),
     /// An MCP server or gateway reached over MCP itself (`--mcp-server`, `--mcp-server-url`,
-    /// `--mcp-gateway`, `--mcp-gateway-url`): one instance, which publishes every tool of the run
+    /// `--mcp-gateway`, `--mcp-gateway-url`), or an HTTP bridge in front of the harness's MCP
+    /// upstream (`--http-bridge`, `--http-bridge-url`): one instance, which publishes every tool of the run
     /// at once and records what each handler received in one file.
     Mcp(McpRoute),
 }

@@ -1,5 +1,6 @@
-//! An MCP server or an MCP gateway as a [`Target`]: [`McpTarget`], for the four routes of
-//! [`McpRoute`].
+//! An MCP server, an MCP gateway or an HTTP bridge as a [`Target`]: [`McpTarget`], for the six
+//! routes of [`McpRoute`]. Through an HTTP bridge (`bridge`), the commands are HTTP requests
+//! instead of MCP messages (docs/protocol.md, "HTTP bridges"); all else is as for a gateway.
 //!
 //! Every tool of the run is published at once, from the manifest of the selected cases
 //! ([`Manifest`]), written with an empty record into a fresh folder per run and named to what the
