@@ -13,8 +13,8 @@ use tool_conformance::json::inert::{multi_line, one_line};
 use tool_conformance::peer::mcp::McpRoute;
 use tool_conformance::report::{Report, terminal};
 use tool_conformance::run::config::{
-    CommandLine, ConfigError, CorpusSource, Header, HttpUrl, Identity, Limits, McpOptions, RunConfig, Selection,
-    TargetSpec, ToolNameTemplate,
+    BridgePaths, CommandLine, ConfigError, CorpusSource, Header, HttpUrl, Identity, Limits, McpOptions, RunConfig,
+    Selection, TargetSpec, ToolNameTemplate,
 };
 use tool_conformance::run::jobs;
 use tool_conformance::serve::{self, Server};
@@ -695,16 +695,41 @@ struct McpArgs {
     /// reads the record of an upstream started by hand (`tool-conformance mcp-upstream`).
     #[arg(long, value_name = "URL")]
     mcp_gateway_url: Option<String>,
-    /// (run only) Start the harness's upstream for --mcp-gateway-url on this loopback ADDR
+    /// (run only) Test the HTTP bridge this command line starts (claims http): it serves the tools
+    /// of the harness's upstream MCP server (given to it as for --mcp-gateway) as HTTP endpoints,
+    /// listening on 127.0.0.1 at {port}, which the harness substitutes (and sets in
+    /// TOOL_CONFORMANCE_BRIDGE_PORT). Each call is a POST of the arguments as a JSON body.
+    #[arg(
+        long,
+        value_name = "'CMD ARGS'",
+        conflicts_with_all = ["mcp_server", "mcp_server_url", "mcp_gateway", "mcp_gateway_url", "http_bridge_url"]
+    )]
+    http_bridge: Option<String>,
+    /// (run only) Test the HTTP bridge serving at this base URL (claims http), configured with the
+    /// upstream the harness starts and prints (or, with --mcp-record, one started by hand).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["mcp_server", "mcp_server_url", "mcp_gateway", "mcp_gateway_url"])]
+    http_bridge_url: Option<String>,
+    /// (run only) The path of each tool's endpoint on the HTTP bridge, with {name} (once) for the
+    /// tool's published name; the OpenAPI document names it by the same path.
+    /// Default: /{name}.
+    #[arg(long, value_name = "PATH")]
+    http_bridge_path: Option<String>,
+    /// (run only) The path of the HTTP bridge's OpenAPI document, whose POST request body schemas
+    /// are the tools' get_api_spec view.
+    /// Default: /openapi.json.
+    #[arg(long, value_name = "PATH")]
+    http_bridge_spec: Option<String>,
+    /// (run only) Start the harness's upstream for --mcp-gateway-url or --http-bridge-url on this loopback ADDR
     /// (HOST:PORT, or PORT on 127.0.0.1), so that a gateway configured with it beforehand is tested
     /// in one command; its URL is http://ADDR/mcp.
-    #[arg(long, value_name = "ADDR", requires = "mcp_gateway_url", conflicts_with = "mcp_record")]
+    #[arg(long, value_name = "ADDR", conflicts_with = "mcp_record")]
     mcp_upstream_listen: Option<String>,
     /// (run only) Keep trying initialize, every 200 ms, for at most this long (e.g. 30 or 30s) while
-    /// the --mcp-server-url or --mcp-gateway-url implementation is still starting.
+    /// the --mcp-server-url or --mcp-gateway-url implementation is still starting (for an HTTP
+    /// bridge, keep trying its OpenAPI document).
     #[arg(long, value_name = "SECONDS")]
     wait: Option<String>,
-    /// (run only) Send this header with every request of --mcp-server-url or --mcp-gateway-url
+    /// (run only) Send this header with every request of --mcp-server-url, --mcp-gateway-url or an HTTP bridge
     /// (repeatable). 'NAME: env:VARIABLE' reads the value from the environment; the value is
     /// never printed or written to a report.
     #[arg(long, value_name = "'NAME: VALUE'")]
@@ -763,7 +788,7 @@ impl McpArgs {
         let Some(pointer) = &self.get_api_spec else { return Ok(None) };
         if self.route()?.is_none() {
             anyhow::bail!(
-                "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-url); a protocol-v1 implementation says it in its start answer"
+                "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url); a protocol-v1 implementation says it in its start answer"
             );
         }
         if let Some(problem) = tool_conformance::peer::spec_pointer_problem(pointer) {
@@ -783,6 +808,39 @@ impl McpArgs {
         };
         let command = |flag: &str, text: &str| CommandLine::parse(text).map_err(|e| named(flag, e));
         let url = |flag: &str, text: &str| HttpUrl::parse(text).map_err(|e| named(flag, e));
+        let paths = || {
+            let defaults = BridgePaths::default();
+            BridgePaths::new(
+                self.http_bridge_path.as_deref().unwrap_or(defaults.endpoint_template()),
+                self.http_bridge_spec.as_deref().unwrap_or(defaults.spec()),
+            )
+        };
+        if self.http_bridge.is_none() && self.http_bridge_url.is_none() {
+            for (flag, given) in [
+                ("--http-bridge-path", self.http_bridge_path.is_some()),
+                ("--http-bridge-spec", self.http_bridge_spec.is_some()),
+            ] {
+                if given {
+                    anyhow::bail!("{flag} goes with an HTTP bridge (--http-bridge, --http-bridge-url)");
+                }
+            }
+        }
+        if let Some(text) = &self.http_bridge {
+            if self.mcp_record.is_some() {
+                anyhow::bail!("--mcp-record goes with --mcp-server-url, --mcp-gateway-url or --http-bridge-url");
+            }
+            if let Some(why) = tool_conformance::peer::mcp::unknown_placeholder_of(
+                text,
+                &tool_conformance::peer::mcp::BRIDGE_PLACEHOLDERS,
+            ) {
+                anyhow::bail!("--http-bridge {text:?}: {why}");
+            }
+            return Ok(Some(McpRoute::Bridge { command: command("--http-bridge", text)?, paths: paths()? }));
+        }
+        if let Some(text) = &self.http_bridge_url {
+            let url = url("--http-bridge-url", text)?;
+            return Ok(Some(McpRoute::BridgeUrl { url, record: self.mcp_record.clone(), paths: paths()? }));
+        }
         Ok(Some(match (&self.mcp_server, &self.mcp_server_url, &self.mcp_gateway, &self.mcp_gateway_url) {
             (Some(text), ..) => McpRoute::Server(command("--mcp-server", text)?),
             (_, Some(text), ..) => McpRoute::ServerUrl {
@@ -799,7 +857,7 @@ impl McpArgs {
                 McpRoute::GatewayUrl { url: url("--mcp-gateway-url", text)?, record: self.mcp_record.clone() }
             }
             _ if self.mcp_record.is_some() => {
-                anyhow::bail!("--mcp-record goes with --mcp-server-url or --mcp-gateway-url")
+                anyhow::bail!("--mcp-record goes with --mcp-server-url, --mcp-gateway-url or --http-bridge-url")
             }
             _ => return Ok(None),
         }))

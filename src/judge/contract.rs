@@ -77,7 +77,13 @@ const SCHEMA_LISTS: [&str; 4] = ["anyOf", "allOf", "oneOf", "prefixItems"];
 
 /// The contract a root input schema states, under PLAT-162.
 pub fn contract(schema: &Value) -> Value {
-    let mut reduced = subschema(&closed_root(&inlined(schema)));
+    contract_spelled(schema, false)
+}
+
+/// [`contract`], with each subschema `true` kept as written (`keep_true`) rather than written `{}`:
+/// the same contract, spelled as registered, for a reader.
+pub(crate) fn contract_spelled(schema: &Value, keep_true: bool) -> Value {
+    let mut reduced = subschema(&closed_root(&inlined(schema)), keep_true);
     if let Value::Object(root) = &mut reduced {
         // The root's dialect reads the schema as written, before PLAT-162's closing.
         match schema.get("$schema") {
@@ -166,11 +172,11 @@ fn inline(value: &Value, root: &Map<String, Value>, trail: &mut Vec<String>) -> 
     }
 }
 
-/// A schema without its annotations, `true` written `{}`.
-fn subschema(schema: &Value) -> Value {
+/// A schema without its annotations, `true` written `{}` unless `keep_true`.
+fn subschema(schema: &Value, keep_true: bool) -> Value {
     let Value::Object(map) = schema else {
         return match schema {
-            Value::Bool(true) => Value::Object(Map::new()),
+            Value::Bool(true) if !keep_true => Value::Object(Map::new()),
             other => other.clone(),
         };
     };
@@ -192,13 +198,15 @@ fn subschema(schema: &Value) -> Value {
         }
         let value = match value {
             Value::Object(members) if SCHEMA_MAPS.contains(&key.as_str()) => {
-                Value::Object(members.iter().map(|(name, s)| (name.clone(), subschema(s))).collect())
+                Value::Object(members.iter().map(|(name, s)| (name.clone(), subschema(s, keep_true))).collect())
             }
             Value::Array(items) if SCHEMA_LISTS.contains(&key.as_str()) => {
-                Value::Array(items.iter().map(subschema).collect())
+                Value::Array(items.iter().map(|s| subschema(s, keep_true)).collect())
             }
-            Value::Array(items) if key == "items" => Value::Array(items.iter().map(subschema).collect()),
-            value if SCHEMAS.contains(&key.as_str()) => subschema(value),
+            Value::Array(items) if key == "items" => {
+                Value::Array(items.iter().map(|s| subschema(s, keep_true)).collect())
+            }
+            value if SCHEMAS.contains(&key.as_str()) => subschema(value, keep_true),
             Value::Array(members) if SETS.contains(&key.as_str()) => set(members, key == "type"),
             value => value.clone(),
         };

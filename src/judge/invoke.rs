@@ -119,7 +119,7 @@ pub(crate) fn judge(
 pub const NOT_OBSERVABLE: &str = "not observable over MCP: the error carries no structured problems, so what \
      it names cannot be judged (what MCP shows of it passed); an implementation that carries the protocol-v1 error \
      object by the structured-error convention of docs/protocol.md (as the structuredContent of the isError result, \
-     or as the data of the JSON-RPC error) is judged in full";
+     or as the data of the JSON-RPC error; through an HTTP bridge, as the body of its refusal) is judged in full";
 
 /// How far the required checks of a case could see, when none failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -53,8 +53,9 @@ use serde_json::Value;
 /// them.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Answers {
-    /// A normalize case: the arguments reaching the tool, or the error they were refused with.
-    Normalized(Result<Value, Value>),
+    /// A normalize case: the arguments reaching the tool, or the error they were refused with;
+    /// and whether normalize was a call of a tool ([`crate::Target::normalize_is_a_call`]).
+    Normalized(Result<Value, Value>, bool),
     /// An invoke case: one call per claimed transport, in the case's order, and for a rejection
     /// under the one-error contract the first call repeated and with its keys reversed.
     Invoked {
@@ -105,8 +106,8 @@ type Judged = (Status, Vec<ReadingCheck>, Vec<(CheckKind, CheckResult)>);
 
 fn status(case: &Case, answers: &Answers) -> Judged {
     match (&case.check, answers) {
-        (Check::Normalize { input_schema, arguments, expect }, Answers::Normalized(answer)) => {
-            let status = normalize::judge(input_schema, arguments, expect, answer);
+        (Check::Normalize { input_schema, arguments, expect }, Answers::Normalized(answer, by_call)) => {
+            let status = normalize::judge(input_schema, arguments, expect, answer, *by_call);
             let made = one_check(CheckKind::ArgumentsReachingTool, &status);
             (status, Vec::new(), made)
         }
@@ -156,13 +157,13 @@ mod tests {
             expect: Expect::One(json!({"n": 1})),
         };
         let case = case(Level::Required, check);
-        assert_eq!(judge(&case, &Answers::Normalized(Ok(json!({"n": 1})))).status, Status::Pass);
-        let Status::Fail(failure) = judge(&case, &Answers::Normalized(Ok(json!({"n": "1"})))).status else {
+        assert_eq!(judge(&case, &Answers::Normalized(Ok(json!({"n": 1})), false)).status, Status::Pass);
+        let Status::Fail(failure) = judge(&case, &Answers::Normalized(Ok(json!({"n": "1"})), false)).status else {
             panic!("a different answer fails")
         };
         assert_eq!((failure.check.as_str(), failure.pointer.as_str()), ("arguments reaching the tool", "/n"));
         // Refused, though {"n": 1} passes validation under every reading: a failure too.
-        let refused = judge(&case, &Answers::Normalized(Err(json!({"message": "no"})))).status;
+        let refused = judge(&case, &Answers::Normalized(Err(json!({"message": "no"})), false)).status;
         assert!(matches!(refused, Status::Fail(f) if f.actual == json!({"rejected": {"message": "no"}})));
         let wrong = judge(&case, &Answers::Described(Vec::new())).status;
         assert!(matches!(wrong, Status::Error { .. }), "answers of another check are no verdict");

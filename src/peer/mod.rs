@@ -250,6 +250,13 @@ pub trait Target {
     fn stop(&mut self) -> Result<(), TargetError> {
         Ok(())
     }
+
+    /// Whether `normalize` is a call of a tool through the implementation (an MCP route or an
+    /// HTTP bridge), whose handler a validating implementation never lets run, rather than a
+    /// command of an adapter that can answer what normalization alone makes of the arguments.
+    fn normalize_is_a_call(&self) -> bool {
+        false
+    }
 }
 
 macro_rules! forward_target {
@@ -272,6 +279,9 @@ macro_rules! forward_target {
             }
             fn stop(&mut self) -> Result<(), TargetError> {
                 (**self).stop()
+            }
+            fn normalize_is_a_call(&self) -> bool {
+                (**self).normalize_is_a_call()
             }
         }
     )*};

@@ -16,7 +16,8 @@ pub enum TargetSpec {
     /// URL, since each running server has its own registry.
     Http(Vec<HttpUrl>),
     /// An MCP server or gateway reached over MCP itself (`--mcp-server`, `--mcp-server-url`,
-    /// `--mcp-gateway`, `--mcp-gateway-url`): one instance, which publishes every tool of the run
+    /// `--mcp-gateway`, `--mcp-gateway-url`), or an HTTP bridge in front of the harness's MCP
+    /// upstream (`--http-bridge`, `--http-bridge-url`): one instance, which publishes every tool of the run
     /// at once and records what each handler received in one file.
     Mcp(McpRoute),
 }
@@ -73,6 +74,97 @@ pub enum McpRoute {
         /// The record of the upstream the user started, if they did.
         record: Option<std::path::PathBuf>,
     },
+    /// `--http-bridge 'CMD'`: an HTTP bridge (MCP tools served as HTTP endpoints, with an
+    /// OpenAPI document) the harness starts on a loopback port of its choosing (`{port}` in CMD),
+    /// in front of the harness's own upstream as for a gateway; claims `http`.
+    Bridge {
+        /// Its command line, with `{port}`, `{upstream_url}` and `{upstream_cmd}` to substitute.
+        command: CommandLine,
+        /// Where it serves each tool and its OpenAPI document.
+        paths: BridgePaths,
+    },
+    /// `--http-bridge-url URL`: an HTTP bridge already serving at this base URL, configured with
+    /// the upstream the harness starts and prints, or, with `--mcp-record FILE`, already forwarding
+    /// to one the user started; claims `http`.
+    BridgeUrl {
+        /// Its base URL, to which the paths are appended.
+        url: HttpUrl,
+        /// The record of the upstream the user started, if they did.
+        record: Option<std::path::PathBuf>,
+        /// Where it serves each tool and its OpenAPI document.
+        paths: BridgePaths,
+    },
+}
+
+/// Where an HTTP bridge serves a tool (`--http-bridge-path`, a path with `{name}` once, for the
+/// tool's published name; `/{name}` by default, as mcpo serves them) and its OpenAPI document
+/// (`--http-bridge-spec`, `/openapi.json` by default). The document's `paths` name each tool's
+/// endpoint by the same path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BridgePaths {
+    endpoint: String,
+    spec: String,
+}
+
+impl Default for BridgePaths {
+    fn default() -> BridgePaths {
+        BridgePaths { endpoint: "/{name}".into(), spec: "/openapi.json".into() }
+    }
+}
+
+impl BridgePaths {
+    /// Checks `endpoint` (a path starting with `/`, `{name}` once) and `spec` (a path starting
+    /// with `/`).
+    pub fn new(endpoint: &str, spec: &str) -> Result<BridgePaths, ConfigError> {
+        let bad = |flag: &'static str, text: &str, why: &str| ConfigError::BadBridgePath(flag, text.into(), why.into());
+        let plain =
+            |text: &str| text.starts_with('/') && !text.contains(['?', '#']) && !text.contains(char::is_whitespace);
+        if !plain(endpoint) {
+            return Err(bad("--http-bridge-path", endpoint, "a path starting with / (no query, fragment or space)"));
+        }
+        if endpoint.matches("{name}").count() != 1 {
+            return Err(bad(
+                "--http-bridge-path",
+                endpoint,
+                "the path must hold {name} exactly once, e.g. /tools/{name}",
+            ));
+        }
+        if !plain(spec) {
+            return Err(bad("--http-bridge-spec", spec, "a path starting with / (no query, fragment or space)"));
+        }
+        Ok(BridgePaths { endpoint: endpoint.into(), spec: spec.into() })
+    }
+
+    /// The path of the tool published as `name` (its characters other than letters, digits and
+    /// `-._~` percent-encoded).
+    pub fn endpoint(&self, name: &str) -> String {
+        let mut encoded = String::new();
+        for byte in name.bytes() {
+            if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+                encoded.push(byte as char);
+            } else {
+                encoded.push_str(&format!("%{byte:02X}"));
+            }
+        }
+        self.endpoint.replacen("{name}", &encoded, 1)
+    }
+
+    /// The published name a path of the OpenAPI document stands for, if it is a tool's endpoint.
+    pub fn name_of(&self, path: &str) -> Option<String> {
+        let (before, after) = self.endpoint.split_once("{name}")?;
+        let name = path.strip_prefix(before)?.strip_suffix(after)?;
+        (!name.is_empty()).then(|| name.to_string())
+    }
+
+    /// The endpoint's template, as given.
+    pub fn endpoint_template(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// The path of the OpenAPI document.
+    pub fn spec(&self) -> &str {
+        &self.spec
+    }
 }
 
 impl McpRoute {
@@ -82,12 +174,45 @@ impl McpRoute {
         match self {
             McpRoute::Server(_) | McpRoute::Gateway(_) => Transport::Structured,
             McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { .. } => Transport::Http,
+            McpRoute::Bridge { .. } | McpRoute::BridgeUrl { .. } => Transport::Http,
         }
     }
 
-    /// Whether the implementation is a gateway in front of the harness's recording upstream.
+    /// Whether the implementation is a gateway (an HTTP bridge included) in front of the
+    /// harness's recording upstream.
     pub fn is_gateway(&self) -> bool {
-        matches!(self, McpRoute::Gateway(_) | McpRoute::GatewayUrl { .. })
+        matches!(
+            self,
+            McpRoute::Gateway(_) | McpRoute::GatewayUrl { .. } | McpRoute::Bridge { .. } | McpRoute::BridgeUrl { .. }
+        )
+    }
+
+    /// Whether the implementation is an HTTP bridge, called by HTTP POSTs rather than MCP.
+    pub fn is_bridge(&self) -> bool {
+        matches!(self, McpRoute::Bridge { .. } | McpRoute::BridgeUrl { .. })
+    }
+
+    /// Whether the harness starts the recording upstream (the gateway or bridge then forwards to
+    /// it), rather than reading the record of one the user started.
+    pub fn starts_upstream(&self) -> bool {
+        matches!(
+            self,
+            McpRoute::Gateway(_)
+                | McpRoute::GatewayUrl { record: None, .. }
+                | McpRoute::Bridge { .. }
+                | McpRoute::BridgeUrl { record: None, .. }
+        )
+    }
+
+    /// The record of an upstream (or server) the user started, when the route reads one.
+    pub fn given_record(&self) -> Option<&std::path::Path> {
+        match self {
+            McpRoute::ServerUrl { record, .. } => Some(record),
+            McpRoute::GatewayUrl { record: Some(record), .. } | McpRoute::BridgeUrl { record: Some(record), .. } => {
+                Some(record)
+            }
+            _ => None,
+        }
     }
 
     /// The route as its flag names it, for messages.
@@ -97,6 +222,8 @@ impl McpRoute {
             McpRoute::ServerUrl { .. } => "--mcp-server-url",
             McpRoute::Gateway(_) => "--mcp-gateway",
             McpRoute::GatewayUrl { .. } => "--mcp-gateway-url",
+            McpRoute::Bridge { .. } => "--http-bridge",
+            McpRoute::BridgeUrl { .. } => "--http-bridge-url",
         }
     }
 }
@@ -122,18 +249,26 @@ pub struct McpOptions {
 impl McpOptions {
     /// Checks that each option given applies to `route`.
     pub fn check(&self, route: &McpRoute) -> Result<(), ConfigError> {
-        let url = matches!(route, McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { .. });
+        let url = matches!(
+            route,
+            McpRoute::ServerUrl { .. }
+                | McpRoute::GatewayUrl { .. }
+                | McpRoute::Bridge { .. }
+                | McpRoute::BridgeUrl { .. }
+        );
+        let routes =
+            "a URL route (--mcp-server-url, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url)";
         if !self.headers.is_empty() && !url {
-            return Err(ConfigError::McpOption("--mcp-header", "a URL route (--mcp-server-url, --mcp-gateway-url)"));
+            return Err(ConfigError::McpOption("--mcp-header", routes));
         }
         if self.wait.is_some() && !url {
-            return Err(ConfigError::McpOption("--wait", "a URL route (--mcp-server-url, --mcp-gateway-url)"));
+            return Err(ConfigError::McpOption("--wait", routes));
         }
         if let Some(address) = self.upstream_listen {
-            if !matches!(route, McpRoute::GatewayUrl { record: None, .. }) {
+            if !matches!(route, McpRoute::GatewayUrl { record: None, .. } | McpRoute::BridgeUrl { record: None, .. }) {
                 return Err(ConfigError::McpOption(
                     "--mcp-upstream-listen",
-                    "--mcp-gateway-url without --mcp-record (the harness starts the upstream)",
+                    "--mcp-gateway-url or --http-bridge-url without --mcp-record (the harness starts the upstream)",
                 ));
             }
             if !address.ip().is_loopback() {
@@ -393,6 +528,9 @@ pub enum ConfigError {
     /// An MCP option given with a route it does not apply to: the option, and the routes it does.
     #[error("{0} goes with {1}")]
     McpOption(&'static str, &'static str),
+    /// An HTTP bridge's path option is not a path the harness can use.
+    #[error("{0} {1:?}: {2}")]
+    BadBridgePath(&'static str, String, String),
     /// A listen address that is not loopback.
     #[error("--mcp-upstream-listen {0}: not a loopback address (the recording upstream serves loopback only)")]
     NotLoopback(String),

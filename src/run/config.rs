@@ -283,7 +283,8 @@ impl Default for RunConfig {
 }
 
 pub use crate::peer::spec::{
-    CommandLine, ConfigError, Header, HttpUrl, Limits, McpOptions, TargetSpec, ToolNameTemplate, parse_duration,
+    BridgePaths, CommandLine, ConfigError, Header, HttpUrl, Limits, McpOptions, TargetSpec, ToolNameTemplate,
+    parse_duration,
 };
 use crate::peer::{Answered, Implementation};
 

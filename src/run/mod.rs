@@ -140,8 +140,10 @@ impl<T: Target> Session<T> {
         }
         let answers = match &case.check {
             Check::Normalize { input_schema, arguments, .. } => match self.target.normalize(input_schema, arguments) {
-                Ok(arguments) => Ok(Answers::Normalized(Ok(arguments))),
-                Err(TargetError::Refused(error)) => Ok(Answers::Normalized(Err(error))),
+                Ok(arguments) => Ok(Answers::Normalized(Ok(arguments), self.target.normalize_is_a_call())),
+                Err(TargetError::Refused(error)) => {
+                    Ok(Answers::Normalized(Err(error), self.target.normalize_is_a_call()))
+                }
                 Err(other) => Err(other),
             },
             Check::Invoke { tools, tool, arguments, transports, .. } => {

@@ -85,6 +85,7 @@ modules! {
     hostile,
     html5lib,
     html_chromium,
+    http_bridge,
     mcp_gateway,
     mcp_interrupted,
     mcp_gateway_url,

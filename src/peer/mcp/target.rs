@@ -1,5 +1,6 @@
-//! An MCP server or an MCP gateway as a [`Target`]: [`McpTarget`], for the four routes of
-//! [`McpRoute`].
+//! An MCP server, an MCP gateway or an HTTP bridge as a [`Target`]: [`McpTarget`], for the six
+//! routes of [`McpRoute`]. Through an HTTP bridge (`bridge`), the commands are HTTP requests
+//! instead of MCP messages (docs/protocol.md, "HTTP bridges"); all else is as for a gateway.
 //!
 //! Every tool of the run is published at once, from the manifest of the selected cases
 //! ([`Manifest`]), written with an empty record into a fresh folder per run and named to what the
@@ -34,6 +35,7 @@ use crate::case::tool::{Tool, Transport, View};
 use crate::json::Value;
 use crate::mcp::Manifest;
 use crate::peer::lifecycle::{Lifecycle, State};
+use crate::peer::mcp::bridge::{self, Bridge};
 use crate::peer::mcp::client::{Client, HttpSession, Trouble, Wire, hide};
 use crate::peer::mcp::record::Record;
 use crate::peer::mcp::wire::{PROTOCOL_VERSION, RpcError};
@@ -85,13 +87,10 @@ impl Drop for RunFolder {
 /// started, no upstream has written to it at all. `None` when the harness writes the record
 /// itself (it then starts what writes to it), or when it matches.
 pub fn record_mismatch(route: &McpRoute, manifest: &Manifest) -> Option<String> {
-    let (path, upstream_required) = match route {
-        McpRoute::GatewayUrl { record: Some(path), .. } => (path, true),
-        McpRoute::ServerUrl { record, .. } => (record, false),
-        _ => return None,
-    };
+    let path = route.given_record()?;
+    let upstream_required = route.is_gateway();
     let ours = manifest.fingerprint();
-    match Record::new(path.clone(), MAX_FINGERPRINT_LINE).fingerprint() {
+    match Record::new(path.to_path_buf(), MAX_FINGERPRINT_LINE).fingerprint() {
         Some(theirs) if theirs == ours => None,
         Some(theirs) => Some(format!(
             "the record {} was written by an MCP upstream serving another manifest (fingerprint {}) than this run's \
@@ -144,6 +143,10 @@ pub struct McpTarget {
     folder: Option<RunFolder>,
     upstream: Option<StdioChannel>,
     client: Option<Client>,
+    /// An HTTP bridge's client, in place of the MCP client.
+    bridge: Option<Bridge>,
+    /// How messages name the bridge (its command line as given), when the harness starts it.
+    bridge_label: Option<String>,
     record: Option<Record>,
     implementation: Option<Implementation>,
     /// Each listed tool's published name and its `inputSchema`.
@@ -171,6 +174,8 @@ impl McpTarget {
             folder: None,
             upstream: None,
             client: None,
+            bridge: None,
+            bridge_label: None,
             record: None,
             implementation: None,
             listing: HashMap::new(),
@@ -258,9 +263,9 @@ impl McpTarget {
         let manifest = folder.0.join("manifest.json");
         std::fs::write(&manifest, self.manifest.to_text())
             .map_err(|e| format!("the manifest cannot be written to {}: {e}", manifest.display()))?;
-        let record = match &self.route {
-            McpRoute::ServerUrl { record, .. } | McpRoute::GatewayUrl { record: Some(record), .. } => record.clone(),
-            _ => {
+        let record = match self.route.given_record() {
+            Some(record) => record.to_path_buf(),
+            None => {
                 let record = folder.0.join("record.jsonl");
                 std::fs::write(&record, b"").map_err(|e| format!("the record cannot be made: {e}"))?;
                 record
@@ -271,11 +276,12 @@ impl McpTarget {
             ("TOOL_CONFORMANCE_RECORD".to_string(), record.display().to_string()),
         ];
         let mut substitutions = Vec::new();
-        if matches!(self.route, McpRoute::Gateway(_) | McpRoute::GatewayUrl { record: None, .. }) {
+        if self.route.starts_upstream() {
             let (url, command) = self.start_upstream(&manifest, &record)?;
-            if let McpRoute::GatewayUrl { .. } = self.route {
+            if let McpRoute::GatewayUrl { .. } | McpRoute::BridgeUrl { .. } = self.route {
+                let what = if self.route.is_bridge() { "bridge" } else { "gateway" };
                 eprintln!(
-                    "the harness's upstream MCP server, for the gateway to forward to:\n  Streamable HTTP: {url}\n  stdio: {command}"
+                    "the harness's upstream MCP server, for the {what} to forward to:\n  Streamable HTTP: {url}\n  stdio: {command}"
                 );
             }
             env.push(("TOOL_CONFORMANCE_UPSTREAM_URL".into(), url.clone()));
@@ -283,14 +289,50 @@ impl McpTarget {
             substitutions = vec![("{upstream_url}", url), ("{upstream_cmd}", command)];
         }
         let (max, lines) = (self.limits.max_response_bytes, self.limits.stderr_lines);
+        let headers: Vec<(String, String)> =
+            self.options.headers.iter().map(|h| (h.name().to_string(), h.value().to_string())).collect();
+        let bridge = match &self.route {
+            McpRoute::Bridge { command, paths } => {
+                // A loopback port free a moment ago, for the bridge to listen on.
+                let port = std::net::TcpListener::bind("127.0.0.1:0")
+                    .and_then(|listener| listener.local_addr())
+                    .map_err(|e| format!("no loopback port is free for the bridge: {e}"))?
+                    .port();
+                substitutions.push(("{port}", port.to_string()));
+                env.push(("TOOL_CONFORMANCE_BRIDGE_PORT".into(), port.to_string()));
+                let given = command.as_str().to_string();
+                let command = substituted(command, &substitutions)?;
+                let base = crate::peer::spec::HttpUrl::parse(&format!("http://127.0.0.1:{port}"))
+                    .map_err(|e| e.to_string())?;
+                // Named as given, with its placeholders: the port changes from one run to the next.
+                self.bridge_label = Some(format!("`{}` (an HTTP bridge)", given));
+                Some(Bridge::new(&base, paths.clone(), max, self.log.clone()).with_process(
+                    &command,
+                    env.clone(),
+                    lines,
+                )?)
+            }
+            McpRoute::BridgeUrl { url, paths, .. } => Some(Bridge::new(url, paths.clone(), max, self.log.clone())),
+            _ => None,
+        };
+        if let Some(bridge) = bridge {
+            let mut bridge = bridge.with_headers(headers);
+            bridge.secrets = self.secrets();
+            self.bridge = Some(bridge);
+            self.record = Some(Record::new(record, max));
+            self.folder = Some(folder);
+            return Ok(());
+        }
         let wire = match &self.route {
             McpRoute::Server(command) | McpRoute::Gateway(command) => {
                 let command = substituted(command, &substitutions)?;
                 Wire::Stdio(StdioChannel::new(command, max, lines).with_env(env))
             }
             McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl { url, .. } => {
-                let headers = self.options.headers.iter().map(|h| (h.name().to_string(), h.value().to_string()));
-                Wire::Http(HttpSession::new(url.clone(), max).with_headers(headers.collect()))
+                Wire::Http(HttpSession::new(url.clone(), max).with_headers(headers))
+            }
+            McpRoute::Bridge { .. } | McpRoute::BridgeUrl { .. } => {
+                return Err("an HTTP bridge has no MCP client (a bug of the suite)".into());
             }
         };
         let mut client = Client::new(wire, self.log.clone());
@@ -350,6 +392,9 @@ impl McpTarget {
 
     /// Opens the client and runs `initialize`, `notifications/initialized` and `tools/list`.
     fn connect(&mut self) -> Result<Implementation, TargetError> {
+        if self.route.is_bridge() {
+            return self.connect_bridge();
+        }
         let timeout = self.limits.start_timeout;
         let Some(client) = self.client.as_mut() else {
             return Err(TargetError::Broken("the MCP client was not set up".into()));
@@ -394,6 +439,72 @@ impl McpTarget {
         Ok(Implementation {
             name: hide(&name, &secrets),
             version: hide(&version, &secrets),
+            language: None,
+            homepage: None,
+            rules: self.rules.clone(),
+            transports: vec![self.route.transport()],
+            tool_name: self.options.tool_name.as_ref().map(|t| t.as_str().to_string()),
+            answered: None,
+            spec_pointer: self.spec_pointer.clone(),
+        })
+    }
+
+    /// Starts an HTTP bridge's process, if the harness runs it, and reads its OpenAPI document:
+    /// tried again every 200 ms until it is answered or the wait is over (`--wait`; for a bridge
+    /// the harness starts, the start timeout when not given, while it binds its port); then the
+    /// tools it serves, and its name and version from the document's `info`.
+    fn connect_bridge(&mut self) -> Result<Implementation, TargetError> {
+        let timeout = self.limits.start_timeout;
+        let most = self.limits.max_response_bytes.saturating_mul(LISTING_CAPS);
+        let started = matches!(self.route, McpRoute::Bridge { .. });
+        let wait = self.options.wait.or(started.then_some(timeout));
+        let label = self.bridge_label.clone();
+        let Some(bridge) = self.bridge.as_mut() else {
+            return Err(TargetError::Broken("the HTTP bridge's client was not set up".into()));
+        };
+        if let Err(error) = bridge.open() {
+            let mut reason = format!("{error}\n  implementation: {}", bridge.describe(label.as_deref()));
+            for line in bridge.stderr_tail().unwrap_or_default() {
+                reason.push_str(&format!("\n    | {line}"));
+            }
+            return Err(TargetError::Broken(reason));
+        }
+        let deadline = Instant::now() + wait.unwrap_or_default();
+        let document = loop {
+            let got = bridge.document(timeout, most);
+            match got {
+                Ok(document) => break document,
+                Err(mut trouble) => {
+                    let exited = bridge.exit_status();
+                    if exited.is_none() && Instant::now() < deadline {
+                        std::thread::sleep(Duration::from_millis(200));
+                        continue;
+                    }
+                    if let Some(status) = exited {
+                        trouble.what = format!("{}; the bridge's process exited ({status})", trouble.what);
+                    } else if let Some(wait) = wait {
+                        trouble.what = format!("no answer within {wait:?}; the last: {}", trouble.what);
+                    }
+                    trouble.restart = started;
+                    return Err(self.broken(trouble));
+                }
+            }
+        };
+        self.listing = bridge.tools(&document);
+        let (title, version) = bridge::identity(&document);
+        let secrets = self.secrets();
+        // A bridge that titles its document with its upstream's serverInfo (as mcpo does) is not
+        // the upstream: it is named for what it did, as a gateway that passes it on is.
+        let (name, version) = match title {
+            Some(title) if title == crate::mcp::UPSTREAM_NAME => {
+                ("(an HTTP bridge that titles its OpenAPI document with its upstream's serverInfo)".to_string(), None)
+            }
+            Some(title) => (cut(&title, INFO_CHARS), version),
+            None => ("(an HTTP bridge whose OpenAPI document has no info.title)".to_string(), version),
+        };
+        Ok(Implementation {
+            name: hide(&name, &secrets),
+            version: hide(&version.map(|v| cut(&v, INFO_CHARS)).unwrap_or_default(), &secrets),
             language: None,
             homepage: None,
             rules: self.rules.clone(),
@@ -514,6 +625,16 @@ impl McpTarget {
         if let Some(received) = &trouble.received {
             reason.push_str(&format!("\n  received: {}", truncate(received, QUOTED_CHARS)));
         }
+        let bridge = self.bridge.as_mut().map(|bridge| (bridge.describe(self.bridge_label.as_deref()), bridge));
+        if let Some((described, bridge)) = bridge {
+            reason.push_str(&format!("\n  implementation: {described}"));
+            if trouble.restart {
+                bridge.close();
+                for line in bridge.stderr_tail().unwrap_or_default() {
+                    reason.push_str(&format!("\n    | {line}"));
+                }
+            }
+        }
         if let Some(client) = self.client.as_mut() {
             reason.push_str(&format!("\n  implementation: {}", client.describe()));
             if trouble.restart {
@@ -545,6 +666,7 @@ impl McpTarget {
         let Some(last) = self.life.restart_due(self.limits.restarts)? else {
             if new_case {
                 self.client.iter_mut().for_each(Client::mark_case);
+                self.bridge.iter_mut().for_each(Bridge::mark_case);
             }
             return Ok(());
         };
@@ -552,11 +674,21 @@ impl McpTarget {
             client.close();
             client.quiet = new_case;
         }
+        if let Some(bridge) = self.bridge.as_mut() {
+            bridge.close();
+            bridge.quiet = new_case;
+        }
         let restarted = self.connect();
         if let Some(client) = self.client.as_mut() {
             client.quiet = false;
             if new_case {
                 client.mark_case();
+            }
+        }
+        if let Some(bridge) = self.bridge.as_mut() {
+            bridge.quiet = false;
+            if new_case {
+                bridge.mark_case();
             }
         }
         match restarted {
@@ -575,6 +707,9 @@ impl McpTarget {
     /// `tools/call` of the manifest's tool `name`, under the name it is published as: what the
     /// response and the record (whose lines name the manifest's tool) show.
     fn call_tool(&mut self, name: &str, arguments: &Value) -> Result<Invocation, TargetError> {
+        if self.route.is_bridge() {
+            return self.call_bridge(name, arguments);
+        }
         self.ensure_up()?;
         let published = self.published_name(name);
         let (Some(client), Some(record)) = (self.client.as_mut(), self.record.as_mut()) else {
@@ -586,24 +721,7 @@ impl McpTarget {
             Ok(outcome) => outcome,
             Err(trouble) => return Err(self.broken(trouble)),
         };
-        // A gateway's answer means nothing once the harness's own upstream is gone.
-        if let Some(status) = self.upstream.as_mut().and_then(StdioChannel::exit_status) {
-            let mut reason = format!("the harness's upstream MCP server exited ({status}) during tools/call of {name}");
-            for line in self.upstream.as_ref().and_then(StdioChannel::stderr_tail).unwrap_or_default() {
-                reason.push_str(&format!("\n    | {line}"));
-            }
-            return Err(TargetError::Broken(reason));
-        }
-        let runs = record.runs_since_mark(name).map_err(|why| {
-            // A record the harness made is named without its folder, which changes every run.
-            let path = match &self.route {
-                McpRoute::ServerUrl { record, .. } | McpRoute::GatewayUrl { record: Some(record), .. } => {
-                    record.display().to_string()
-                }
-                _ => "the run's record (TOOL_CONFORMANCE_RECORD)".into(),
-            };
-            TargetError::Broken(format!("tools/call of {name}: {why}\n  record: {path}"))
-        })?;
+        let runs = self.runs_of(name, "tools/call")?;
         let handler_calls = runs.count;
         Ok(match outcome {
             Err(error) => rejection_of_error(handler_calls, error),
@@ -621,6 +739,70 @@ impl McpTarget {
                 }
             },
         })
+    }
+
+    /// What the record says the handler of the manifest's tool `name` did during the call just
+    /// made (`call` names it): an error when the harness's own upstream is gone (the answer then
+    /// means nothing) or the record cannot be read.
+    fn runs_of(&mut self, name: &str, call: &str) -> Result<crate::peer::mcp::record::Runs, TargetError> {
+        if let Some(status) = self.upstream.as_mut().and_then(StdioChannel::exit_status) {
+            let mut reason = format!("the harness's upstream MCP server exited ({status}) during {call} of {name}");
+            for line in self.upstream.as_ref().and_then(StdioChannel::stderr_tail).unwrap_or_default() {
+                reason.push_str(&format!("\n    | {line}"));
+            }
+            return Err(TargetError::Broken(reason));
+        }
+        let Some(record) = self.record.as_mut() else {
+            return Err(TargetError::Broken("the record was not set up".into()));
+        };
+        record.runs_since_mark(name).map_err(|why| {
+            // A record the harness made is named without its folder, which changes every run.
+            let path = match self.route.given_record() {
+                Some(record) => record.display().to_string(),
+                None => "the run's record (TOOL_CONFORMANCE_RECORD)".into(),
+            };
+            TargetError::Broken(format!("{call} of {name}: {why}\n  record: {path}"))
+        })
+    }
+
+    /// A POST of the manifest's tool `name`, under the name it is published as, to an HTTP
+    /// bridge: a success (a 2xx status) is what the record shows the handler received; any other
+    /// status is a refusal, read as an MCP error is: by the structured-error convention when the
+    /// body is the protocol-v1 error object (with `problems`), else as text, the status and body.
+    fn call_bridge(&mut self, name: &str, arguments: &Value) -> Result<Invocation, TargetError> {
+        self.ensure_up()?;
+        let published = self.published_name(name);
+        let restart = matches!(self.route, McpRoute::Bridge { .. });
+        let (Some(bridge), Some(record)) = (self.bridge.as_mut(), self.record.as_mut()) else {
+            return Err(TargetError::Broken("the HTTP bridge's client was not set up".into()));
+        };
+        record.mark().map_err(TargetError::Broken)?;
+        let answer = match bridge.call(&published, arguments, self.limits.timeout) {
+            Ok(answer) => answer,
+            Err(mut trouble) => {
+                trouble.restart = restart;
+                return Err(self.broken(trouble));
+            }
+        };
+        let runs = self.runs_of(name, "the POST")?;
+        let handler_calls = runs.count;
+        if !(200..300).contains(&answer.status) {
+            // By the structured-error convention, the body is the protocol-v1 error object.
+            let body = crate::json::from_str::<Value>(&answer.body).ok();
+            if let Some(error) = body.filter(carries_problems) {
+                return Ok(Invocation::Rejected { handler_calls, error });
+            }
+            return Ok(Invocation::RejectedUnstructured { handler_calls, message: bridge::refusal_text(&answer) });
+        }
+        match runs.last {
+            Some(received) => Ok(Invocation::Executed { handler_calls, received }),
+            None => Err(TargetError::Broken(format!(
+                "the POST of {name} answered HTTP status {}, but no handler ran (the record has no line for the \
+                 call): {}",
+                answer.status,
+                truncate(&answer.body, QUOTED_CHARS)
+            ))),
+        }
     }
 
     /// Why the tool published as `name` (`what` says which) is missing from the listing: a tool
@@ -647,16 +829,26 @@ impl McpTarget {
             Some(template) => format!(", published as --mcp-tool-name {} names it", template.as_str()),
             None => String::new(),
         };
+        let listing = match &self.route {
+            McpRoute::Bridge { paths, .. } | McpRoute::BridgeUrl { paths, .. } => format!(
+                "the bridge's OpenAPI document ({}) has no POST at {}, the endpoint of",
+                paths.spec(),
+                paths.endpoint(&published)
+            ),
+            _ => "tools/list does not list".into(),
+        };
         TargetError::Broken(format!(
-            "tools/list does not list {published:?} ({what}{template}): the implementation did not publish it, and \
-             the record has no line saying it refused it{hint}"
+            "{listing} {published:?} ({what}{template}): the implementation did not publish it, and the record has no \
+             line saying it refused it{hint}"
         ))
     }
 
     /// What to do about a tool missing from the listing, when the route makes it likely.
     fn unlisted_hint(&self) -> &'static str {
         match self.route {
-            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { record: Some(_), .. } => {
+            McpRoute::ServerUrl { .. }
+            | McpRoute::GatewayUrl { record: Some(_), .. }
+            | McpRoute::BridgeUrl { record: Some(_), .. } => {
                 "; a server or upstream started by hand publishes the manifest `tool-conformance manifest` \
                  prints with the run's selection flags"
             }
@@ -740,21 +932,29 @@ fn carries_problems(value: &Value) -> bool {
 /// The placeholders of a gateway's command line.
 pub const PLACEHOLDERS: [&str; 2] = ["{upstream_url}", "{upstream_cmd}"];
 
+/// The placeholders of an HTTP bridge's command line: a gateway's, and the port it is to listen on.
+pub const BRIDGE_PLACEHOLDERS: [&str; 3] = ["{upstream_url}", "{upstream_cmd}", "{port}"];
+
 /// The first `{name}` (a name of ASCII letters, digits and `_`) in a gateway's command line
 /// `text` that is none of [`PLACEHOLDERS`], with why it is refused: left as it is, the gateway
 /// would be given the braces as they are.
 pub fn unknown_placeholder(text: &str) -> Option<String> {
+    unknown_placeholder_of(text, &PLACEHOLDERS)
+}
+
+/// The first `{name}` in the command line `text` that is none of `known`, with why it is refused.
+pub fn unknown_placeholder_of(text: &str, known: &[&str]) -> Option<String> {
     let mut rest = text;
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
         let name = after.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
         if name > 0 && after.as_bytes().get(name) == Some(&b'}') {
             let found = &rest[open..open + name + 2];
-            if !PLACEHOLDERS.contains(&found) {
-                return Some(format!(
-                    "{found} is no placeholder the harness knows; it substitutes {}",
-                    PLACEHOLDERS.join(" and ")
-                ));
+            if !known.contains(&found) {
+                let (last, others) = known.split_last().unwrap_or((&"", &[]));
+                let list =
+                    if others.is_empty() { last.to_string() } else { format!("{} and {last}", others.join(", ")) };
+                return Some(format!("{found} is no placeholder the harness knows; it substitutes {list}"));
             }
         }
         rest = after;
@@ -843,10 +1043,13 @@ impl Target for McpTarget {
 
     fn describe(&mut self, tool: &str, _view: View) -> Result<Value, TargetError> {
         let published = self.published_name(&self.published(tool)?);
-        self.listing
-            .get(&published)
-            .cloned()
-            .ok_or_else(|| TargetError::Broken(format!("tools/list does not list the tool {published:?}")))
+        match self.listing.get(&published) {
+            Some(Value::Null) => Err(TargetError::Broken(format!(
+                "the bridge's OpenAPI document gives the POST of {published:?} no JSON request body schema"
+            ))),
+            Some(schema) => Ok(schema.clone()),
+            None => Err(TargetError::Broken(format!("tools/list does not list the tool {published:?}"))),
+        }
     }
 
     fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
@@ -862,9 +1065,16 @@ impl Target for McpTarget {
         Ok(self.hidden_invocation(called))
     }
 
+    fn normalize_is_a_call(&self) -> bool {
+        true
+    }
+
     fn stop(&mut self) -> Result<(), TargetError> {
         if let Some(client) = self.client.as_mut() {
             client.finish(Duration::from_secs(2));
+        }
+        if let Some(bridge) = self.bridge.as_mut() {
+            bridge.close();
         }
         if let Some(mut upstream) = self.upstream.take() {
             upstream.close();
@@ -879,6 +1089,9 @@ impl Drop for McpTarget {
     fn drop(&mut self) {
         if let Some(client) = self.client.as_mut() {
             client.close();
+        }
+        if let Some(bridge) = self.bridge.as_mut() {
+            bridge.close();
         }
         if let Some(mut upstream) = self.upstream.take() {
             upstream.close();
