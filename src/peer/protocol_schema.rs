@@ -3,9 +3,9 @@
 //!
 //! Each message is checked against the one definition it must match, chosen by what it is: a
 //! request by its `cmd`, a response by the command it answers (or `unsupported_response`,
-//! `error_response` and, to normalize and invoke, `not_json_response` when it carries those keys). Checking against one definition, rather than the
-//! union of all messages, lets a [`Violation`] name the exact schema path an adapter author has to
-//! look at.
+//! `error_response` and, to normalize and invoke, `not_json_response` when it carries those
+//! keys). Checking against one definition, rather than the union of all messages, lets a
+//! [`Violation`] name the exact schema path an adapter author has to look at.
 
 use crate::peer::protocol::Command;
 use serde_json::{Value, json};
