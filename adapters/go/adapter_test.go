@@ -202,7 +202,7 @@ func TestManifestRecordAndRefusal(t *testing.T) {
 	got, _ := os.ReadFile(record)
 	want := `{"tool":"u","refused":"Server.AddTool refused the schema: boom"}` + "\n" +
 		`{"tool":"t","arguments":{"n":1.50,"s":"\ud800"}}` + "\n" +
-		`{"tool":"t","not_json":"NaN is not JSON"}` + "\n"
+		`{"tool":"t","not_json":"map[string]interface {}{\"n\":NaN} (Go %#v syntax; not JSON: NaN is not JSON)"}` + "\n"
 	if string(got) != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}

@@ -101,14 +101,15 @@ func LoadManifest(path string) ([]ManifestTool, error) {
 }
 
 // RecordLine is the line Record appends for a call of tool that received arguments, with its
-// "\n": {"tool":NAME,"arguments":VALUE} in JSONText, or {"tool":NAME,"not_json":WHY} when the
-// value is one JSON cannot carry.
+// "\n": {"tool":NAME,"arguments":VALUE} in JSONText, or {"tool":NAME,"not_json":TEXT} when the
+// value is one JSON cannot carry, TEXT the value as Go's %#v writes it and why it is not JSON (the
+// harness fails the case: the handler ran on a value other than the one sent).
 func RecordLine(tool string, arguments any) string {
 	name, _ := JSONText(tool)
 	text, err := JSONText(arguments)
 	if err != nil {
-		why, _ := JSONText(err.Error())
-		return `{"tool":` + name + `,"not_json":` + why + "}\n"
+		what, _ := JSONText(fmt.Sprintf("%#v (Go %%#v syntax; not JSON: %s)", arguments, err.Error()))
+		return `{"tool":` + name + `,"not_json":` + what + "}\n"
 	}
 	return `{"tool":` + name + `,"arguments":` + text + "}\n"
 }

@@ -124,7 +124,7 @@ export const RECORD_ENV: string;
 export class ManifestError extends Error {}
 /** The tools of the manifest (by default the file TOOL_CONFORMANCE_MANIFEST names), and its numbers' literals. */
 export function loadManifest(path?: string): { tools: Tool[]; literals: Literals };
-/** The record line for a call: `{"tool":…,"arguments":…}` (or `"not_json"` and why) and `\n`. */
+/** The record line for a call: `{"tool":…,"arguments":…}` (or `"not_json"`: what it received, as `util.inspect` renders it, and why it is not JSON) and `\n`. */
 export function recordLine(tool: string, args: unknown): string;
 /** Appends what a handler received to the record (by default the file TOOL_CONFORMANCE_RECORD names); returns 'ok'. */
 export function recordCall(tool: string, args: unknown, path?: string): 'ok';

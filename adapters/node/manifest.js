@@ -24,8 +24,8 @@
 // returns: `{"tool": NAME, "arguments": VALUE}`, the compact text of the kit's `jsonText` (each
 // number as the runtime holds it, the double written as JavaScript writes it; key order kept). A
 // value JSON cannot carry (NaN, undefined, a function) is recorded as `{"tool": NAME, "not_json":
-// WHY}`, which the harness reports as an error: the handler ran and received a value JSON cannot
-// carry, and WHY.
+// TEXT}`, TEXT what the handler received as `util.inspect` renders it, saying so and why it is not
+// JSON: the handler ran on a value other than any a case expects, and the harness fails the case.
 //
 // A tool the server's framework refuses to register is left out of `tools/list`, and
 // `recordRefusal(name, why)` says so in the record, before the server serves: `{"tool": NAME,
@@ -34,6 +34,7 @@
 // with `unsupported`.
 
 import { appendFileSync, readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 
 import { parse } from './json.js';
 import { jsonText } from './template.js';
@@ -97,7 +98,8 @@ export function recordLine(tool, args) {
     try {
         return `{"tool":${jsonText(tool)},"arguments":${jsonText(args)}}\n`;
     } catch (why) {
-        return `{"tool":${jsonText(tool)},"not_json":${jsonText(`${why?.name ?? 'Error'}: ${why?.message ?? why}`)}}\n`;
+        const text = `${inspect(args, { depth: null, breakLength: Infinity })} (util.inspect; not JSON: ${why?.name ?? 'Error'}: ${why?.message ?? why})`;
+        return `{"tool":${jsonText(tool)},"not_json":${jsonText(text)}}\n`;
     }
 }
 

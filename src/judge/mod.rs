@@ -70,6 +70,15 @@ pub(crate) enum Answers {
     /// A describe case: each view asked and the schema it published, in the case's order (the
     /// session stops asking at the first view that fails).
     Described(Vec<(View, Value)>),
+    /// A normalize or invoke case whose tool ran and received a value JSON cannot carry
+    /// ([`crate::TargetError::NotJson`]): `text` renders it as the implementation does, and
+    /// `transport` is the invoke's (none for a normalize).
+    RanOnNotJson {
+        /// The invoke's transport.
+        transport: Option<Transport>,
+        /// What the tool received, as the implementation renders it: never JSON.
+        text: String,
+    },
 }
 
 /// What `case` comes to, given what the implementation answered to it: its status, the checks
@@ -121,8 +130,55 @@ fn status(case: &Case, answers: &Answers) -> Judged {
             let made = one_check(CheckKind::SchemaPublished, &status);
             (status, Vec::new(), made)
         }
+        (Check::Normalize { .. } | Check::Invoke { .. }, Answers::RanOnNotJson { transport, text }) => {
+            ran_on_not_json(&case.check, *transport, text)
+        }
         _ => (Status::Error { reason: "the answers are not those of the case's check".into() }, Vec::new(), Vec::new()),
     }
+}
+
+/// A case whose tool ran on a value JSON cannot carry: the tool ran, with a value no case expects
+/// (no expected value is anything but JSON), so the check that reads what it received fails, and
+/// an invoke that should have been rejected ran its handler. The actual value says what the tool
+/// received as the implementation's text, marked as not JSON.
+fn ran_on_not_json(check: &Check, transport: Option<Transport>, text: &str) -> Judged {
+    use crate::case::{Expect, InvokeExpectation};
+    use crate::judge::outcome::{Failure, Observation};
+    use serde_json::json;
+    let on = |what: &str| transport.map_or_else(|| what.to_string(), |t| format!("{what} on {t}"));
+    let (status, kinds) = match check {
+        Check::Normalize { expect, .. } => {
+            let actual = json!({ "received_not_json": text });
+            let status = match expect {
+                Expect::One(expected) => {
+                    Status::Fail(Failure::new("arguments reaching the tool", expected.clone(), actual))
+                }
+                Expect::Behaviours(_) => Status::Observed(Observation { behaviour: None, actual }),
+            };
+            (status, vec![CheckKind::ArgumentsReachingTool])
+        }
+        Check::Invoke { expect, .. } => {
+            let actual = json!({ "outcome": "executed", "received_not_json": text });
+            match expect {
+                Expect::One(InvokeExpectation::Executed { received }) => {
+                    let want = json!({ "outcome": "executed", "handler_calls": 1, "received": received });
+                    (Status::Fail(Failure::new(on("invoke"), want, actual)), vec![CheckKind::RanAsSent])
+                }
+                Expect::One(InvokeExpectation::Rejected { .. }) => {
+                    let want = json!({ "outcome": "rejected", "handler_calls": 0 });
+                    let kinds = vec![CheckKind::HandlerNotRun, CheckKind::ProblemsNamed];
+                    (Status::Fail(Failure::new(on("invoke"), want, actual)), kinds)
+                }
+                Expect::Behaviours(_) => (Status::Observed(Observation { behaviour: None, actual }), Vec::new()),
+            }
+        }
+        Check::Describe { .. } => {
+            let reason = "a describe was answered as a run of a tool".into();
+            return (Status::Error { reason }, Vec::new(), Vec::new());
+        }
+    };
+    let made = kinds.into_iter().flat_map(|kind| one_check(kind, &status)).collect();
+    (status, Vec::new(), made)
 }
 
 #[cfg(test)]
@@ -167,6 +223,46 @@ mod tests {
         assert!(matches!(refused, Status::Fail(f) if f.actual == json!({"rejected": {"message": "no"}})));
         let wrong = judge(&case, &Answers::Described(Vec::new())).status;
         assert!(matches!(wrong, Status::Error { .. }), "answers of another check are no verdict");
+    }
+
+    #[test]
+    fn a_tool_that_ran_on_a_value_json_cannot_carry_fails_the_case_saying_what_it_received() {
+        use crate::case::InvokeExpectation;
+        let text = "{'tags': [1, nan]} (Python's repr; not JSON: the float nan)".to_string();
+        let schema = json!({"type": "object", "properties": {"tags": {"type": "array"}}});
+        let normalize = Check::Normalize {
+            input_schema: schema.clone(),
+            arguments: json!({"tags": "[1, NaN]"}),
+            expect: Expect::One(json!({"tags": "[1, NaN]"})),
+        };
+        let ran = Answers::RanOnNotJson { transport: None, text: text.clone() };
+        let outcome = judge(&case(Level::Required, normalize), &ran);
+        let Status::Fail(failure) = outcome.status else { panic!("a failure, not an error: {:?}", outcome.status) };
+        assert_eq!(failure.check, "arguments reaching the tool");
+        assert_eq!(failure.actual, json!({"received_not_json": text}));
+        let tools = vec![Tool { name: "t".into(), description: None, input_schema: schema }];
+        let invoke = |expect| Check::Invoke {
+            tools: tools.clone(),
+            tool: "t".into(),
+            arguments: json!({"tags": "[1, NaN]"}),
+            transports: vec![Transport::Direct],
+            expect: Expect::One(expect),
+        };
+        let ran = Answers::RanOnNotJson { transport: Some(Transport::Http), text: text.clone() };
+        let executed = InvokeExpectation::Executed { received: json!({"tags": "[1, NaN]"}) };
+        let Status::Fail(failure) = judge(&case(Level::Required, invoke(executed)), &ran).status else {
+            panic!("an executed invoke fails")
+        };
+        assert_eq!(failure.check, "invoke on http");
+        assert_eq!(failure.actual, json!({"outcome": "executed", "received_not_json": text}));
+        let rejected = InvokeExpectation::Rejected { problems: Vec::new(), expected_fields: None };
+        let Status::Fail(failure) = judge(&case(Level::Required, invoke(rejected)), &ran).status else {
+            panic!("a rejection the handler ran past fails")
+        };
+        assert_eq!(failure.expected, json!({"outcome": "rejected", "handler_calls": 0}));
+        let describe = Check::Describe { tools, tool: "t".into(), views: vec![View::Direct] };
+        let error = judge(&case(Level::Required, describe), &ran).status;
+        assert!(matches!(error, Status::Error { .. }), "no describe runs a tool: {error:?}");
     }
 
     #[test]

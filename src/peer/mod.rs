@@ -190,6 +190,14 @@ pub enum TargetError {
     /// refusal, which is [`TargetError::Unsupported`]; protocol v1 has no answer that reads as it.
     #[error("not applicable: {0}")]
     NotApplicable(String),
+    /// The tool ran, on a normalize or an invoke, and received a value JSON cannot carry (a NaN,
+    /// an infinity: what a lenient decoder makes of the text `[1, NaN]`), so it cannot be answered
+    /// as JSON. The text is what it received as the implementation renders it (Python's repr,
+    /// say), never read as JSON (protocol: `{"not_json": text}`; over MCP, a record line
+    /// `{"tool", "not_json"}`). The tool ran with a value other than any the case expects, so the
+    /// case fails, its actual value `{"received_not_json": text}`.
+    #[error("the tool ran and received a value JSON cannot carry: {0}")]
+    NotJson(String),
 }
 
 /// An implementation under test. Implement it for a Rust runtime to run the corpus against it in

@@ -95,6 +95,9 @@ pub enum Answer {
     Described(Value),
     /// The answer to invoke: what the recording handler saw.
     Invoked(Invocation),
+    /// `{"seq", "not_json": text}`, to normalize and invoke: the tool ran and received a value
+    /// JSON cannot carry, which `text` renders ([`crate::TargetError::NotJson`]).
+    NotJson(String),
     /// The answer to stop (`"ok": true`).
     Stopped,
     /// `{"seq", "unsupported": why}`: the command or its input is not supported.
@@ -263,6 +266,7 @@ impl Answer {
             }
             Answer::Unsupported(unsupported) => AnswerBody::Unsupported(UnsupportedAnswer { unsupported }),
             Answer::Failed(error) => AnswerBody::Failed(FailedAnswer { error }),
+            Answer::NotJson(not_json) => AnswerBody::NotJson(NotJsonAnswer { not_json }),
         };
         Sent { cmd: None, seq, body }
     }
@@ -278,6 +282,9 @@ impl Answer {
         // An invoke's rejection carries an `error` object; a string `error` is a failure.
         if object.contains_key("error") && (command != Command::Invoke || object["error"].is_string()) {
             return Ok(Answer::Failed(read::<FailedAnswer<Text>>(value, &message)?.error.0));
+        }
+        if object.contains_key("not_json") && matches!(command, Command::Normalize | Command::Invoke) {
+            return Ok(Answer::NotJson(read::<NotJsonAnswer<Text>>(value, &message)?.not_json.0));
         }
         Ok(match command {
             Command::Start => {
@@ -514,6 +521,7 @@ mod message {
         RejectedText(RejectedAnswer<MessageOnly<'a>>),
         Unsupported(UnsupportedAnswer<&'a String>),
         Failed(FailedAnswer<&'a String>),
+        NotJson(NotJsonAnswer<&'a String>),
     }
 
     /// What every request has: `{"seq", "cmd"}`.
@@ -649,6 +657,12 @@ mod message {
     #[derive(Serialize, Deserialize)]
     pub(super) struct FailedAnswer<S> {
         pub error: S,
+    }
+
+    /// `{"seq", "not_json": text}`, to normalize and invoke.
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct NotJsonAnswer<S> {
+        pub not_json: S,
     }
 
     /// An invoke's `outcome`.
@@ -1022,6 +1036,8 @@ mod tests {
             (Command::Stop, Answer::Stopped),
             (Command::Invoke, Answer::Unsupported("no".into())),
             (Command::Describe, Answer::Failed("broke".into())),
+            (Command::Normalize, Answer::NotJson("{'a': nan} (Python's repr)".into())),
+            (Command::Invoke, Answer::NotJson("{'a': inf}".into())),
         ];
         for (command, answer) in answers {
             let wire = answer.to_json(Some(3));

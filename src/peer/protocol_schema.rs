@@ -2,10 +2,10 @@
 //! Schema of protocol v1, which is built into the binary.
 //!
 //! Each message is checked against the one definition it must match, chosen by what it is: a
-//! request by its `cmd`, a response by the command it answers (or `unsupported_response` and
-//! `error_response` when it carries those keys). Checking against one definition, rather than the
-//! union of all messages, lets a [`Violation`] name the exact schema path an adapter author has to
-//! look at.
+//! request by its `cmd`, a response by the command it answers (or `unsupported_response`,
+//! `error_response` and, to normalize and invoke, `not_json_response` when it carries those
+//! keys). Checking against one definition, rather than the union of all messages, lets a
+//! [`Violation`] name the exact schema path an adapter author has to look at.
 
 use crate::peer::protocol::Command;
 use serde_json::{Value, json};
@@ -51,7 +51,7 @@ impl ProtocolSchema {
         for name in Command::ALL
             .iter()
             .flat_map(|c| [format!("{c}_request"), format!("{c}_response")])
-            .chain(["unsupported_response".to_string(), "error_response".to_string()])
+            .chain(["unsupported_response", "error_response", "not_json_response"].map(String::from))
         {
             let mut schema = defs.get(&name).cloned().ok_or_else(|| SchemaError(format!("no $defs/{name}")))?;
             if let Value::Object(map) = &mut schema {
@@ -78,6 +78,8 @@ impl ProtocolSchema {
             "unsupported_response".to_string()
         } else if response.get("error").is_some_and(Value::is_string) {
             "error_response".to_string()
+        } else if response.get("not_json").is_some() && matches!(command, Command::Normalize | Command::Invoke) {
+            "not_json_response".to_string()
         } else {
             format!("{command}_response")
         };

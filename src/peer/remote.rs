@@ -491,6 +491,7 @@ impl<C: Channel> Target for Remote<C> {
         match self.call(Request::Normalize { input_schema: input_schema.clone(), arguments: arguments.clone() })? {
             Answer::Normalized(arguments) => Ok(arguments),
             Answer::Refused(error) => Err(TargetError::Refused(error)),
+            Answer::NotJson(text) => Err(TargetError::NotJson(text)),
             other => Err(unexpected(Command::Normalize, other)),
         }
     }
@@ -518,6 +519,7 @@ impl<C: Channel> Target for Remote<C> {
     fn invoke(&mut self, tool: &str, transport: Transport, arguments: &Value) -> Result<Invocation, TargetError> {
         match self.call(Request::Invoke { tool: tool.to_string(), transport, arguments: arguments.clone() })? {
             Answer::Invoked(invocation) => Ok(invocation),
+            Answer::NotJson(text) => Err(TargetError::NotJson(text)),
             other => Err(unexpected(Command::Invoke, other)),
         }
     }

@@ -90,6 +90,7 @@ impl<T: Target> Server<T> {
             Err(TargetError::Unsupported(why)) => Answer::Unsupported(why),
             Err(TargetError::Broken(why)) => Answer::Failed(why),
             Err(TargetError::Refused(error)) => Answer::Refused(error),
+            Err(TargetError::NotJson(text)) => Answer::NotJson(text),
             // Protocol v1 has no such answer; a decline is never a pass.
             Err(TargetError::NotApplicable(why)) => Answer::Unsupported(format!("not applicable here: {why}")),
         }

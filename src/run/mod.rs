@@ -144,6 +144,7 @@ impl<T: Target> Session<T> {
                 Err(TargetError::Refused(error)) => {
                     Ok(Answers::Normalized(Err(error), self.target.normalize_is_a_call()))
                 }
+                Err(TargetError::NotJson(text)) => Ok(Answers::RanOnNotJson { transport: None, text }),
                 Err(other) => Err(other),
             },
             Check::Invoke { tools, tool, arguments, transports, .. } => {
@@ -162,6 +163,9 @@ impl<T: Target> Session<T> {
                     reason: format!(
                         "a command other than normalize refused its input, which only normalize may do: {error}"
                     ),
+                },
+                TargetError::NotJson(text) => Status::Error {
+                    reason: format!("a describe or register answered that a tool received {text} (not JSON)"),
                 },
             })
         })
@@ -209,11 +213,24 @@ impl<T: Target> Session<T> {
         self.register(tools)?;
         let mut calls = Vec::with_capacity(claimed.len());
         for transport in claimed {
-            calls.push((*transport, self.target.invoke(tool, *transport, arguments)?));
+            match self.target.invoke(tool, *transport, arguments) {
+                Ok(invocation) => calls.push((*transport, invocation)),
+                Err(TargetError::NotJson(text)) => {
+                    return Ok(Answers::RanOnNotJson { transport: Some(*transport), text });
+                }
+                Err(other) => return Err(other),
+            }
         }
         let rechecks = if invoke::wants_rechecks(case.rejections, &calls) {
-            let repeated = self.target.invoke(tool, first, arguments)?;
-            let permuted = self.target.invoke(tool, first, &invoke::reversed(arguments))?;
+            let ran = |text| Ok(Answers::RanOnNotJson { transport: Some(first), text });
+            let repeated = match self.target.invoke(tool, first, arguments) {
+                Err(TargetError::NotJson(text)) => return ran(text),
+                other => other?,
+            };
+            let permuted = match self.target.invoke(tool, first, &invoke::reversed(arguments)) {
+                Err(TargetError::NotJson(text)) => return ran(text),
+                other => other?,
+            };
             Some((repeated, permuted))
         } else {
             None

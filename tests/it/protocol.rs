@@ -133,6 +133,12 @@ fn broken_responses_are_refused_at_the_schema_path_to_look_at() {
     for answer in [Answer::Unsupported("no".into()), Answer::Failed("broke".into()), Answer::Stopped] {
         assert_eq!(schema.check_response(Command::Stop, &answer.to_json(Some(3))), Ok(()));
     }
+    for command in [Command::Normalize, Command::Invoke] {
+        let ran = Answer::NotJson("{'a': nan} (Python's repr)".into()).to_json(Some(5));
+        assert_eq!(schema.check_response(command, &ran), Ok(()), "{ran}");
+        let violation = schema.check_response(command, &json!({"seq": 5, "not_json": 1})).unwrap_err();
+        assert_eq!(violation.schema_path, "#/$defs/not_json_response/properties/not_json/type");
+    }
 }
 
 fn a_failing_case_over_the_protocol_carries_the_exchange_that_led_to_it() {

@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from tool_conformance_adapter import (  # noqa: E402
-    Failure, Implementation, Rejected, Session, Unsupported, dumps, from_plain, loads, to_native, to_plain,
+    Failure, Implementation, RanOnNotJson, Rejected, Session, Unsupported, dumps, from_plain, loads, to_native, to_plain,
 )
 
 IMPLEMENTATION = Implementation(name="kit-test", version="0.0.1", rules=["RT-TOOL-8"], transports=["direct"])
@@ -36,6 +36,8 @@ class Runtime:
             return {"message": "refused"}
         if tool == "skip":
             raise Unsupported("no such thing here")
+        if tool == "nan":
+            raise RanOnNotJson("{'x': nan} (Python's repr; not JSON: the float nan)")
         if tool not in self.tools:
             raise Failure(f"no tool named {tool!r} is registered")
         handler(arguments)
@@ -128,6 +130,9 @@ class SessionTest(unittest.TestCase):
                          '{"seq":5,"error":"no tool named \'nope\' is registered"}')
         self.assertEqual(exchange(self.session, '{"cmd":"invoke","seq":6,"tool":"skip","transport":"direct","arguments":{}}'),
                          '{"seq":6,"unsupported":"no such thing here"}')
+        # The tool ran on a value JSON cannot carry: said as such, never as an error.
+        self.assertEqual(exchange(self.session, '{"cmd":"invoke","seq":7,"tool":"nan","transport":"direct","arguments":{}}'),
+                         '{"seq":7,"not_json":"{\'x\': nan} (Python\'s repr; not JSON: the float nan)"}')
 
     def test_an_exception_is_an_error_naming_it_with_its_traceback(self):
         answer = loads(exchange(self.session, '{"cmd":"invoke","seq":8,"tool":"boom","transport":"direct","arguments":{}}'))

@@ -11,7 +11,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from tool_conformance_adapter import Failure, Rejected, Unsupported  # noqa: E402
+from tool_conformance_adapter import Failure, RanOnNotJson, Rejected, Unsupported  # noqa: E402
 from tool_conformance_adapter.received import Recorder  # noqa: E402
 from tool_conformance_adapter.runtime import ToolRuntime, refusing, signature_tool  # noqa: E402
 
@@ -90,10 +90,13 @@ class Calling(unittest.TestCase):
             self.toy.invoke("direct", "a", {"x": 1, "silent": True}, print)
         self.assertEqual(str(raised.exception), "Toy reported success, but the tool function did not run")
 
-    def test_a_value_json_cannot_carry_is_a_failure(self):
-        with self.assertRaises(Failure) as raised:
+    def test_a_value_json_cannot_carry_is_answered_as_a_run_on_it(self):
+        with self.assertRaises(RanOnNotJson) as raised:
             self.toy.invoke("direct", "a", {"x": "\ud800"}, print)
-        self.assertTrue(str(raised.exception).startswith("the tool received a value JSON cannot carry"), raised.exception)
+        self.assertEqual(
+            raised.exception.text,
+            "{'x': '\\ud800'} (Python's repr; not JSON: the string '\\ud800', which holds half a surrogate pair)",
+        )
 
     def test_normalize_builds_one_scratch_tool_per_schema_and_keeps_a_refusal(self):
         self.assertEqual(self.toy.normalize({"required": ["x"]}, {"x": 2}), {"x": 2})

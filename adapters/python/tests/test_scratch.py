@@ -108,7 +108,7 @@ class RecorderKeepsEachCall(unittest.TestCase):
         self.assertEqual(recorder.record({"a": (1, 2.5)}), "ok")
         self.assertEqual(recorder.record({"f": float("nan")}), "ok")
         self.assertEqual(recorder.calls, [{"a": [1, 2.5]}, None])
-        self.assertEqual(recorder.unreadable, "the float nan")
+        self.assertEqual(recorder.unreadable, "{'f': nan} (Python's repr; not JSON: the float nan)")
         shown = Recorder(other=lambda value: f"(not JSON) {value!r}")
         shown.record({"o": {1}})
         self.assertEqual(shown.calls, [{"o": "(not JSON) {1}"}])

@@ -82,6 +82,17 @@ class Failure(Exception):
     """Answered {"error": message}: the case is an error."""
 
 
+class RanOnNotJson(Exception):
+    """Answered {"not_json": text} to normalize or invoke: the tool ran and received a value JSON
+    cannot carry (a NaN, an infinity), and `text` says what it was as Python renders it
+    (`received.not_json_text`). The harness fails the case: the tool ran with a value other than
+    any the case expects. Raise it only where the tool truly ran."""
+
+    def __init__(self, text):
+        super().__init__(text)
+        self.text = text
+
+
 class Rejected(Exception):
     """Answered {"rejected": error} to normalize: the runtime refused the arguments before any
     tool ran, so nothing reached it."""
@@ -132,6 +143,8 @@ class Session:
                 answer = {"unsupported": str(why)}
             except Failure as why:
                 answer = {"error": str(why)}
+            except RanOnNotJson as ran:
+                answer = {"not_json": ran.text}
             except Exception as crash:  # the adapter's own bug: report it with its traceback, keep serving
                 answer = {"error": adapter_bug(crash)}
         response = dict({"seq": seq}, **answer)

@@ -20,8 +20,9 @@ with a handler that calls `record(name, arguments)` with what it received and re
 returns: `{"tool": NAME, "arguments": VALUE}`, the compact JSON text of the kit's `json_text`
 (exact numbers as the runtime holds them: an int with all its digits, a float as its repr; key
 order kept). A value JSON cannot carry (a NaN, a key that is no string, an object of another type)
-is recorded as `{"tool": NAME, "not_json": WHY}`, which the harness reports as an error: the
-handler ran and received a value JSON cannot carry, and WHY.
+is recorded as `{"tool": NAME, "not_json": TEXT}`, TEXT Python's repr of what the handler
+received, saying so and why it is not JSON (`received.not_json_text`): the handler ran, on a value
+other than any a case expects, and the harness fails the case with TEXT as what it received.
 
 A tool the server's framework refuses to register is left out of `tools/list`, and
 `refuse(name, why)` says so in the record, before the server serves: `{"tool": NAME, "refused":
@@ -34,6 +35,7 @@ import os
 import threading
 
 from .exact_json import loads
+from .received import not_json_text
 from .template import json_text
 
 MANIFEST = "TOOL_CONFORMANCE_MANIFEST"
@@ -94,7 +96,8 @@ def record_line(tool, arguments):
     try:
         return '{"tool":%s,"arguments":%s}\n' % (json_text(tool), json_text(arguments))
     except (TypeError, ValueError) as why:
-        return '{"tool":%s,"not_json":%s}\n' % (json_text(tool), json_text(f"{type(why).__name__}: {why}"))
+        text = not_json_text(arguments, f"{type(why).__name__}: {why}")
+        return '{"tool":%s,"not_json":%s}\n' % (json_text(tool), json_text(text))
 
 
 def _append(line, path):

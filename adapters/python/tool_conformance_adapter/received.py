@@ -11,6 +11,9 @@ Shared by the Python framework adapters that map a schema to a function signatur
   a key that is not a string or a value of any other type raises `NotJson`, saying what it was.
   `other`, when given, turns a value of another type into one `snapshot` reads (a pydantic model
   into its dict, say), or returns None for a value it has no plain form of.
+- `not_json_text(value, why)`: what a function that received such a value answers instead (the
+  kit's `RanOnNotJson`, the record's `not_json`): Python's repr of the value, marked as such and
+  as not JSON, with why.
 """
 
 import json
@@ -25,6 +28,11 @@ def to_framework(value):
 
 class NotJson(Exception):
     """The function received a value that JSON cannot carry."""
+
+
+def not_json_text(value, why):
+    """What the function received, when JSON cannot carry it: Python's repr, saying so, and why."""
+    return f"{value!r} (Python's repr; not JSON: {why})"
 
 
 def _text(value):
@@ -63,7 +71,7 @@ def snapshot(value, other=None):
 class Recorder:
     """What a tool's function received, per call: `record(received)` is the function's body (it
     answers "ok"); each call's `snapshot` (with `other`) is kept in `calls`, and a value JSON cannot
-    carry is kept as None there, with why in `unreadable`."""
+    carry is kept as None there, with what it was in `unreadable` (`not_json_text`)."""
 
     def __init__(self, other=None):
         self.other = other
@@ -75,5 +83,5 @@ class Recorder:
             self.calls.append(snapshot(received, self.other))
         except NotJson as why:
             self.calls.append(None)
-            self.unreadable = str(why)
+            self.unreadable = not_json_text(received, why)
         return "ok"

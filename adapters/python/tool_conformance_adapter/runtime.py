@@ -23,7 +23,7 @@ framework builds a tool (`build`) and runs one call (`run`):
 
 import sys
 
-from . import Failure, Unsupported, dumps, main
+from . import Failure, RanOnNotJson, Unsupported, dumps, main
 from .received import to_framework
 from .scratch import RegisteredTools, installed_implementation, invoked, normalized, scratch_tool
 
@@ -89,7 +89,7 @@ class ToolRuntime(RegisteredTools):
         recorder.calls, recorder.unreadable = [], None
         error = self.run(built, transport, arguments)
         if recorder.unreadable is not None:
-            raise Failure(f"the tool received a value JSON cannot carry: {recorder.unreadable}")
+            raise RanOnNotJson(recorder.unreadable)  # the tool ran: the case fails, saying on what
         return list(recorder.calls), error
 
     def invoke(self, transport, tool, arguments, handler):

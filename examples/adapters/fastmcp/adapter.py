@@ -34,6 +34,7 @@ sys.path.insert(0, str(HERE))
 
 import tool_conformance_adapter as protocol  # noqa: E402
 from tool_conformance_adapter import exact_json  # noqa: E402
+from tool_conformance_adapter.received import not_json_text  # noqa: E402
 from tool_conformance_adapter.scratch import CurrentRegistry  # noqa: E402
 from schema_to_function import build_function  # noqa: E402
 
@@ -68,13 +69,27 @@ def to_framework(value):
     return json.loads(exact_json.dumps(value))
 
 
+class NotJson(protocol.Failure):
+    """A value JSON cannot carry: in what a tool received, answered `not_json` (`received`)."""
+
+
+def received(value):
+    """What a tool function received, as `from_framework` gives it back; a value JSON cannot carry
+    (the NaN FastMCP's pre-parse makes of "[1, NaN]") raises RanOnNotJson with Python's repr of it:
+    the tool ran on it, and the harness fails the case."""
+    try:
+        return from_framework(value)
+    except NotJson as why:
+        raise protocol.RanOnNotJson(not_json_text(value, why)) from None
+
+
 def from_framework(value):
     """What a tool function received, back as a JSON value for the answer."""
     if value is None or isinstance(value, (bool, str, int)):
         return value
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            raise protocol.Failure(f"the tool received the non-finite number {value!r}, which JSON cannot carry")
+            raise NotJson(f"the non-finite number {value!r}")
         return value
     if isinstance(value, (list, tuple)):
         return [from_framework(item) for item in value]
@@ -82,10 +97,10 @@ def from_framework(value):
         out = {}
         for key, item in value.items():
             if not isinstance(key, str):
-                raise protocol.Failure(f"the tool received a non-string key {key!r}")
+                raise NotJson(f"the non-string key {key!r}")
             out[key] = from_framework(item)
         return out
-    raise protocol.Failure(f"the tool received a {type(value).__name__} ({value!r}), not a JSON value")
+    raise NotJson(f"a {type(value).__name__} ({value!r}), not a JSON value")
 
 
 # ---------------------------------------------------------------- errors as the framework gave them
@@ -405,8 +420,8 @@ class Runtime(CurrentRegistry):
                 raise protocol.Unsupported(f"no transport {transport!r}")
         finally:
             self.slot = None
-        for _, received in seen:
-            handler(from_framework(received))
+        for _, value in seen:
+            handler(received(value))
         return error
 
     async def direct(self, server, tool, arguments):
@@ -464,7 +479,7 @@ class Runtime(CurrentRegistry):
             raise protocol.Rejected({"message": error["message"], "problems": error["problems"]})
         if len(seen) != 1:
             raise protocol.Failure(f"the tool ran {len(seen)} times")
-        return from_framework(seen[0][1])
+        return received(seen[0][1])
 
 
 def implementation():

@@ -7,8 +7,9 @@ signature (pydantic). `build_function` writes that signature:
   Python identifier (or is a keyword, or changes under identifier normalization) keeps its name
   through pydantic's `Field(alias=...)`;
 - required properties have no default; a property with a schema `default` gets that value as its
-  Python default; any other optional property gets a private sentinel default that pydantic leaves
-  out of the published schema and that the recorder drops, so the adapter never invents a value;
+  Python default; any other optional property is `T | None = None`, as FastMCP's docs write an
+  optional parameter (gofastmcp.com/servers/tools), so the function receives None for a name the
+  call leaves out, and that is what is recorded;
 - types: string -> str, integer -> int, number -> float, boolean -> bool, null -> None,
   array -> list[items], object -> dict[str, Any] (dict[str, T] for an additionalProperties
   schema), a list of types -> Union, enum/const -> Literal, anyOf -> Union, no type -> Any;
@@ -26,23 +27,13 @@ of any type; other root keywords left out; a property no annotation here says (`
 
 import keyword
 import unicodedata
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import ConfigDict, Field, with_config
 from typing_extensions import NotRequired, Required, TypedDict
 
 import tool_conformance_adapter as protocol
 
-
-class _Absent:
-    """The default of an optional parameter the call did not supply. Not JSON serializable, so
-    pydantic leaves it out of the published schema."""
-
-    def __repr__(self):
-        return "<not supplied>"
-
-
-ABSENT = _Absent()
 
 NO_DEFAULT = object()
 
@@ -306,7 +297,7 @@ def build_function(tool_name, schema, record):
         if prop in required:
             default = NO_DEFAULT  # a required parameter has no default, whatever the schema says
         elif default is NO_DEFAULT:
-            default = ABSENT
+            default, kind = None, Optional[kind]  # `x: T | None = None`, as FastMCP's docs write it
         if plain_identifier(prop):
             param = prop
         else:
@@ -326,7 +317,7 @@ def build_function(tool_name, schema, record):
     def emit(values):
         values = dict(values)
         extra = values.pop("kwargs", {}) if open_root else {}
-        return record({**{names[p]: v for p, v in values.items() if v is not ABSENT}, **extra})
+        return record({**{names[p]: v for p, v in values.items()}, **extra})
 
     namespace["_emit"] = emit
     function_name = tool_name if plain_identifier(tool_name) else "tool"

@@ -33,7 +33,8 @@ from google.genai import types  # noqa: E402
 
 def make_tool(name, schema, record):
     """`FunctionTool(func)` for the schema, `func` named `name`; NoSignature when there is none."""
-    function, notes = function_for(schema, record)
+    # An optional parameter without a schema default is `x: T | None = None`, as ADK's docs write one.
+    function, notes = function_for(schema, record, optional="none")
     function.__name__ = function.__qualname__ = name
     return FunctionTool(function), notes
 

@@ -157,7 +157,7 @@ class Tool(unittest.TestCase):
         built, source = tool_builder.build_tool("t", None, schema, lambda received: calls.append(received) or "ok")
         self.assertTrue(source.startswith("def tool(a=_default_0, b=_default_1):"), source)
         asyncio.run(built.acall())  # {} runs the function: nothing says one of them is required
-        self.assertEqual(calls, [{}])
+        self.assertEqual(calls, [{"a": None, "b": None}], "x: T | None = None: the function gets None")
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from tool_conformance_adapter import signature  # noqa: E402
 from llama_index.core.tools import FunctionTool  # noqa: E402
 
 
-# A default pydantic cannot publish (signature.NOT_SENT) is left out of the fn_schema, as it should.
+# A default pydantic cannot publish would be left out of the fn_schema with a warning: not on stdout.
 warnings.filterwarnings("ignore", category=pydantic.json_schema.PydanticJsonSchemaWarning)
 
 
@@ -41,7 +41,8 @@ class Unmappable(Exception):
 def mapping_of(schema):
     """signature.py's mapping, in the forms a LlamaIndex user takes (module docstring)."""
     try:
-        return signature.as_users_write_it(schema, odd_names="kwargs")
+        # An optional parameter without a schema default is `x: T | None = None`, as users write one.
+        return signature.as_users_write_it(schema, odd_names="kwargs", optional="none")
     except signature.Unmappable as why:
         raise Unmappable(str(why)) from None
 
@@ -105,16 +106,15 @@ def function_source(mapping, name="tool", fields=()):
 
 def build_tool(name, description, schema, record):
     """(FunctionTool, the function's source) for the schema. `record(received)` is called by the
-    function's body with what it received (the schema's names, `**kwargs` spread out, optional
-    names the call left out not among them). Raises Unmappable, or whatever FunctionTool raises."""
+    function's body with what it received (the schema's names, `**kwargs` spread out, an optional
+    name the call left out with its default, None where the schema gives none). Raises Unmappable, or whatever FunctionTool raises."""
     mapping = mapping_of(schema)
     var_keyword = mapping.var_keyword_name if mapping.var_keyword is not None else None
 
     def _record(bound):
         extra = bound.pop(var_keyword, {}) if var_keyword else {}
-        received = {k: v for k, v in bound.items() if v is not signature.NOT_SENT}
-        received.update(extra)
-        return record(received)
+        bound.update(extra)
+        return record(bound)
 
     namespace = {"_record": _record}
     annotations = {p.python_name: p.annotation for p in mapping.parameters}

@@ -57,7 +57,7 @@ except ImportError as missing:  # pragma: no cover - a setup problem, said plain
     not_installed("the MCP Python SDK", HERE, missing)
 
 from tool_conformance_adapter import signature  # noqa: E402
-from tool_conformance_adapter.received import NotJson, snapshot  # noqa: E402
+from tool_conformance_adapter.received import NotJson, not_json_text, snapshot  # noqa: E402
 
 # stdout carries protocol lines only; the SDK logs to stderr through `logging`.
 logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="[mcp-python adapter] %(name)s: %(message)s")
@@ -276,7 +276,7 @@ class Entry:
                 self.calls.append(snapshot(received))
             except NotJson as why:
                 self.calls.append(None)
-                self.unreadable = str(why)
+                self.unreadable = not_json_text(received, why)
             return "ok"
 
         return signature.user_function(self.mapping, record, self.name, is_async=True)
@@ -513,8 +513,8 @@ class Runtime(CurrentRegistry):
             )
         else:
             raise protocol.Unsupported(f"no transport {transport!r}")
-        if entry.unreadable is not None:
-            raise protocol.Failure(f"the tool received a value JSON cannot carry: {entry.unreadable}")
+        if entry.unreadable is not None:  # the tool ran, on a value JSON cannot carry: the case fails
+            raise protocol.RanOnNotJson(entry.unreadable)
         return list(entry.calls), error
 
     def invoke(self, transport, tool, arguments, handler):

@@ -4,6 +4,10 @@
 //! the call's response has arrived: their count is how many times the handler ran, and the last
 //! one's arguments are what it received.
 //!
+//! A handler that received a value JSON cannot carry (a NaN) writes `{"tool": NAME, "not_json":
+//! TEXT}` instead, TEXT rendering the value as its runtime does (Python's repr): a run like any
+//! other, whose value the harness reports as that text, never reads as JSON.
+//!
 //! A server whose framework refuses to register a tool of the manifest leaves it out of
 //! `tools/list` and writes `{"tool": NAME, "refused": WHY}` instead, WHY quoting the framework's
 //! error (`MCPServer.add_tool refused the signature: …`): the cases of that tool are then declined
@@ -29,6 +33,9 @@ use std::path::{Path, PathBuf};
 
 /// How much of a bad line a reason quotes.
 const QUOTED_CHARS: usize = 200;
+
+/// How much of a `not_json` line's text a failure quotes.
+const NOT_JSON_CHARS: usize = 1000;
 
 /// How much of a refusal a decline's reason quotes.
 const REFUSAL_CHARS: usize = 1000;
@@ -68,6 +75,9 @@ pub(crate) struct Runs {
     pub count: u64,
     /// What the last run received.
     pub last: Option<Value>,
+    /// What the last run received, when JSON cannot carry it: the record line's `not_json`, the
+    /// value as the handler's runtime renders it (never read as JSON).
+    pub not_json: Option<String>,
 }
 
 /// The record file, read from where it ended when the current call began.
@@ -93,7 +103,7 @@ impl Record {
     /// The runs of `tool` recorded since the mark; the mark moves past them.
     pub(crate) fn runs_since_mark(&mut self, tool: &str) -> Result<Runs, String> {
         let bytes = self.appended()?;
-        let mut runs = Runs { count: 0, last: None };
+        let mut runs = Runs { count: 0, last: None, not_json: None };
         if bytes.is_empty() {
             return Ok(runs);
         }
@@ -112,24 +122,22 @@ impl Record {
             {
                 continue;
             }
-            if let (Some(name), Some(Value::String(why))) =
-                (value.get("tool").and_then(Value::as_str), value.get("not_json"))
-            {
-                return Err(format!(
-                    "the handler of {} ran and received a value JSON cannot carry: {}",
-                    truncate(&one_line(name), QUOTED_CHARS),
-                    truncate(&one_line(why), QUOTED_CHARS)
-                ));
-            }
-            let (Some(name), Some(arguments)) = (value.get("tool").and_then(Value::as_str), value.get("arguments"))
-            else {
+            let name = value.get("tool").and_then(Value::as_str);
+            let (received, not_json) = match (value.get("arguments"), value.get("not_json")) {
+                (Some(arguments), None) => (Some(arguments.clone()), None),
+                // The handler ran, on a value JSON cannot carry: a run, whose value is its text.
+                (None, Some(Value::String(text))) => (None, Some(truncate(&one_line(text), NOT_JSON_CHARS))),
+                _ => return Err(bad("that is not {\"tool\": NAME, \"arguments\": …}")),
+            };
+            let Some(name) = name else {
                 return Err(bad("that is not {\"tool\": NAME, \"arguments\": …}"));
             };
             if name != tool {
                 return Err(bad(&format!("of another tool than the one called ({tool})")));
             }
             runs.count += 1;
-            runs.last = Some(arguments.clone());
+            runs.last = received;
+            runs.not_json = not_json;
         }
         Ok(runs)
     }
@@ -321,7 +329,11 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         let mut record = Record::new(path.clone(), 1024);
         record.mark().unwrap();
-        assert_eq!(record.runs_since_mark("t").unwrap(), Runs { count: 0, last: None }, "no file yet: no run");
+        assert_eq!(
+            record.runs_since_mark("t").unwrap(),
+            Runs { count: 0, last: None, not_json: None },
+            "no file yet: no run"
+        );
         append(&path, "{\"tool\":\"t\",\"arguments\":{\"z\":12345678901234567890123,\"a\":1}}\n");
         append(&path, "{\"tool\":\"t\",\"arguments\":{\"n\":2}}\n");
         let runs = record.runs_since_mark("t").unwrap();
@@ -350,9 +362,23 @@ mod tests {
         let stand_in = crate::json::surrogate::stand_in(0xD800).unwrap();
         assert_eq!(last["s"], Value::String(stand_in.to_string()), "a lone surrogate is read as its stand-in");
         record.mark().unwrap();
-        append(&path, "{\"tool\":\"t\",\"not_json\":\"ValueError: nan is not JSON\"}\n");
-        let error = record.runs_since_mark("t").unwrap_err();
-        assert!(error.contains("ran and received a value JSON cannot carry: ValueError: nan"), "{error}");
+        append(&path, "{\"tool\":\"t\",\"arguments\":{}}\n");
+        append(&path, "{\"tool\":\"t\",\"not_json\":\"{'tags': [1, nan]} (Python repr)\"}\n");
+        let runs = record.runs_since_mark("t").unwrap();
+        let not_json = Some("{'tags': [1, nan]} (Python repr)".to_string());
+        assert_eq!(runs, Runs { count: 2, last: None, not_json }, "a run on a value JSON cannot carry is a run");
+        record.mark().unwrap();
+        append(&path, "{\"tool\":\"t\",\"not_json\":\"nan\"}\n");
+        append(&path, "{\"tool\":\"t\",\"arguments\":{\"n\":1}}\n");
+        let runs = record.runs_since_mark("t").unwrap();
+        assert_eq!(
+            (runs.count, runs.not_json, runs.last),
+            (2, None, Some(serde_json::json!({"n": 1}))),
+            "the last run counts"
+        );
+        record.mark().unwrap();
+        append(&path, "{\"tool\":\"t\",\"not_json\":{\"a\":1}}\n");
+        assert!(record.runs_since_mark("t").unwrap_err().contains("is not"), "a not_json that is no text is garbage");
         record.mark().unwrap();
         append(&path, "{\"tool\":\"r\",\"refused\":\"add_tool refused the function: \\u001b[31mNo\"}\n");
         append(&path, "{\"tool\":\"t\",\"arguments\":{}}\n");

@@ -218,6 +218,7 @@ impl McpTarget {
             TargetError::Broken(why) => TargetError::Broken(hide(&why, &secrets)),
             TargetError::NotApplicable(why) => TargetError::NotApplicable(hide(&why, &secrets)),
             TargetError::Refused(error) => TargetError::Refused(hidden_value(error, &secrets)),
+            TargetError::NotJson(text) => TargetError::NotJson(hide(&text, &secrets)),
         }
     }
 
@@ -728,6 +729,7 @@ impl McpTarget {
             Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
                 rejection_of_result(handler_calls, &result)
             }
+            Ok(_) if let Some(text) = runs.not_json => return Err(TargetError::NotJson(text)),
             Ok(result) => match runs.last {
                 Some(received) => Invocation::Executed { handler_calls, received },
                 None => {

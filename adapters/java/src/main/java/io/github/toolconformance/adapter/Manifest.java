@@ -102,13 +102,15 @@ public final class Manifest {
   /**
    * The line {@link #record} appends for a call of {@code tool} that received {@code arguments} (a
    * tree, or plain Java values as {@link Json#fromJava} takes them), with its newline; a value JSON
-   * cannot carry gives a {@code not_json} line saying why.
+   * cannot carry gives a {@code not_json} line holding it as Java's {@code String.valueOf} writes it,
+   * and why: the harness reads it as a run on that value, and the case fails.
    */
   public static String recordLine(String tool, Object arguments) {
     try {
       return "{\"tool\":" + text(tool) + ",\"arguments\":" + Template.jsonText(Json.fromJava(arguments)) + "}\n";
     } catch (IllegalArgumentException why) {
-      return "{\"tool\":" + text(tool) + ",\"not_json\":" + text(why.getClass().getSimpleName() + ": " + why.getMessage()) + "}\n";
+      String what = String.valueOf(arguments) + " (Java String.valueOf; not JSON: " + why.getClass().getSimpleName() + ": " + why.getMessage() + ")";
+      return "{\"tool\":" + text(tool) + ",\"not_json\":" + text(what) + "}\n";
     }
   }
 

@@ -182,7 +182,7 @@ class KitTest {
     assertEquals(
         "{\"tool\":\"t\",\"arguments\":{\"n\":1.2345678901234568E22,\"k\":[1]}}\n"
             + "{\"tool\":\"u\",\"refused\":\"McpServer refused the schema: it\\u0027s bad\"}\n"
-            + "{\"tool\":\"t\",\"not_json\":\"IllegalArgumentException: NaN is not JSON\"}\n",
+            + "{\"tool\":\"t\",\"not_json\":\"{x=NaN} (Java String.valueOf; not JSON: IllegalArgumentException: NaN is not JSON)\"}\n",
         Files.readString(record));
     assertFalse(Files.readString(record).contains("'"));
   }
