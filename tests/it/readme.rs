@@ -142,6 +142,29 @@ fn readme_two_commands_are_the_ones_ci_runs() {
     assert!(two.contains("```console\n$ tool-conformance run"), "the README shows what `run` prints");
 }
 
+/// The value in `text` after the first `before`, up to the first character of `until`.
+fn after<'a>(text: &'a str, before: &str, until: &[char]) -> &'a str {
+    let rest = &text[text.find(before).unwrap_or_else(|| panic!("no {before:?}")) + before.len()..];
+    &rest[..rest.find(until).unwrap_or(rest.len())]
+}
+
+/// The minimum versions docs/install.md states are the ones the manifests declare.
+fn docs_install_minimums_are_the_manifests() {
+    let page = read("docs/install.md");
+    let declared = [
+        ("Rust", after(&read("Cargo.toml"), "rust-version = \"", &['"']).to_string()),
+        ("Python", after(&read("adapters/python/pyproject.toml"), "requires-python = \">=", &['"']).to_string()),
+        ("Node", after(&read("adapters/node/package.json"), "\"node\": \">=", &['"']).to_string()),
+        ("Go", after(&read("adapters/go/go.mod"), "\ngo ", &['\n']).to_string()),
+        ("Java", after(&read("adapters/java/pom.xml"), "<maven.compiler.release>", &['<']).to_string()),
+    ];
+    for (language, version) in declared {
+        assert!(!version.is_empty(), "{language}: no version declared");
+        let said = format!("{language} {version} or later");
+        assert!(page.contains(&said), "docs/install.md does not say {said:?}, the declared minimum");
+    }
+}
+
 /// README.md and every docs/*.md, by path from the root.
 fn pages() -> Vec<String> {
     let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
@@ -243,6 +266,7 @@ tests![
     readme_adapter_table_names_every_framework_adapter,
     readme_numbers_are_the_checkouts,
     readme_two_commands_are_the_ones_ci_runs,
+    docs_install_minimums_are_the_manifests,
     docs_heading_ids_are_made_as_github_makes_them,
     docs_every_page_is_in_the_index,
     docs_every_relative_link_reaches_a_file_and_its_heading,
