@@ -87,6 +87,25 @@ fn readme_adapter_table_names_every_framework_adapter() {
     listed.sort();
     assert!(folders.len() > 20, "the adapters are found: {folders:?}");
     assert_eq!(listed, folders, "docs/adapters.md's adapter table against examples/adapters/*/about.yaml");
+    // Each row's pin is its about.yaml's package and version; "the same ..." is the row above's.
+    let mut above: Option<(String, String)> = None;
+    for line in page[start..].lines().skip(2).take_while(|line| line.starts_with('|')) {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let name = cells[0].trim_start_matches("| `").trim_end_matches("/`");
+        let about = std::fs::read_to_string(root().join("examples/adapters").join(name).join("about.yaml")).unwrap();
+        let about = &yaml_rust2::YamlLoader::load_from_str(&about).expect("about.yaml parses")[0];
+        let pin = (about["package"].as_str().unwrap().to_string(), about["version"].as_str().unwrap().to_string());
+        if cells[1].starts_with("the same") {
+            assert_eq!(above.as_ref(), Some(&pin), "{name}: \"the same\" is not the pin of the row above");
+        } else {
+            assert!(
+                cells[1].contains(&format!("`{}` {}", pin.0, pin.1)),
+                "{name}: docs/adapters.md pins {:?}, its about.yaml {pin:?}",
+                cells[1]
+            );
+        }
+        above = Some(pin);
+    }
 }
 
 /// The numbers the README states are counted: its framework rows are the adapter folders that
