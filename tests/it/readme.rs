@@ -184,6 +184,25 @@ fn docs_install_minimums_are_the_manifests() {
     }
 }
 
+/// docs/commands.md has a row for every command `--help` lists.
+fn docs_commands_table_has_every_command() {
+    let help = crate::util::text(&crate::util::tool(&["--help"]));
+    let commands: Vec<&str> = help
+        .split("Commands:\n")
+        .nth(1)
+        .expect("--help lists the commands")
+        .lines()
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .collect();
+    assert!(commands.len() >= 10, "the commands are found: {commands:?}");
+    let page = read("docs/commands.md");
+    for command in commands {
+        assert!(page.contains(&format!("| `tool-conformance {command}")), "docs/commands.md has no row for {command}");
+    }
+}
+
 /// README.md and every docs/*.md, by path from the root.
 fn pages() -> Vec<String> {
     let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
@@ -286,6 +305,7 @@ tests![
     readme_numbers_are_the_checkouts,
     readme_two_commands_are_the_ones_ci_runs,
     docs_install_minimums_are_the_manifests,
+    docs_commands_table_has_every_command,
     docs_heading_ids_are_made_as_github_makes_them,
     docs_every_page_is_in_the_index,
     docs_every_relative_link_reaches_a_file_and_its_heading,
