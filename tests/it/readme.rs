@@ -203,6 +203,27 @@ fn docs_commands_table_has_every_command() {
     }
 }
 
+/// The case file docs/corpus.md shows is one: `check` accepts it beside the built-in corpus, and
+/// the reference passes its case.
+fn docs_case_example_is_a_case_the_reference_passes() {
+    let page = read("docs/corpus.md");
+    let example = section(&page, "Adding a case")
+        .split("```yaml\n")
+        .nth(1)
+        .and_then(|block| block.split("```").next())
+        .expect("a yaml example");
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("RT-TOOL-8")).unwrap();
+    std::fs::write(dir.path().join("RT-TOOL-8/docs-example.yaml"), example).unwrap();
+    let cases = dir.path().to_str().unwrap();
+    let check = crate::util::tool(&["check", cases]);
+    assert_eq!(check.status.code(), Some(0), "{}", crate::util::text(&check));
+    let run = crate::util::tool(&["run", "--add-cases", cases, "--case", "RT-TOOL-8/docs-example/*", "--compact"]);
+    let said = crate::util::text(&run);
+    assert_eq!(run.status.code(), Some(0), "{said}");
+    assert!(said.contains("1 passed"), "{said}");
+}
+
 /// README.md and every docs/*.md, by path from the root.
 fn pages() -> Vec<String> {
     let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
@@ -306,6 +327,7 @@ tests![
     readme_two_commands_are_the_ones_ci_runs,
     docs_install_minimums_are_the_manifests,
     docs_commands_table_has_every_command,
+    docs_case_example_is_a_case_the_reference_passes,
     docs_heading_ids_are_made_as_github_makes_them,
     docs_every_page_is_in_the_index,
     docs_every_relative_link_reaches_a_file_and_its_heading,
