@@ -1,5 +1,5 @@
 //! The exit codes of the `tool-conformance` binary, as named constants, and [`TABLE`], the one
-//! place that says what each means: `--help` prints it, the README's exit-code table is checked
+//! place that says what each means: `--help` prints it, the exit-code table of docs/ci.md is checked
 //! against it (`tests/it/exit_codes.rs`), and that test runs each code as documented.
 
 /// Every rule conforms, is not claimed, or had no case selected (with expected failures: every

@@ -1,5 +1,5 @@
 //! Exit codes are documented once, in `tool_conformance::exit::TABLE`: `--help` prints that
-//! table, the README's exit-code table says the same, and each code comes out of the binary in
+//! table, the exit-code table of docs/ci.md says the same, and each code comes out of the binary in
 //! the situations the table names.
 
 use tool_conformance::exit::{self, CONFORMS, NONCONFORMING, USAGE};
@@ -22,16 +22,16 @@ fn failing_corpus() -> tempfile::TempDir {
     corpus
 }
 
-fn the_readme_table_is_the_exit_table() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+fn the_docs_table_is_the_exit_table() {
+    let readme = std::fs::read_to_string(root().join("docs/ci.md")).expect("docs/ci.md");
     let rows: Vec<&str> = readme.lines().filter(|l| l.starts_with("| ") && l.contains(" | `")).collect();
     for (code, name, meaning) in exit::TABLE {
         let row = format!("| {code} | `{name}` | {meaning} |");
-        assert!(rows.contains(&row.as_str()), "the README lacks the row\n{row}\nit has:\n{}", rows.join("\n"));
+        assert!(rows.contains(&row.as_str()), "docs/ci.md lacks the row\n{row}\nit has:\n{}", rows.join("\n"));
     }
     let documented =
         rows.iter().filter(|r| r.split('|').nth(1).is_some_and(|c| c.trim().parse::<u8>().is_ok())).count();
-    assert_eq!(documented, exit::TABLE.len(), "the README documents other codes: {rows:#?}");
+    assert_eq!(documented, exit::TABLE.len(), "docs/ci.md documents other codes: {rows:#?}");
 }
 
 fn help_ends_with_the_exit_table() {
@@ -107,7 +107,7 @@ fn a_clause_with_no_required_case_fails_check_with_two_and_leaves_run_to_its_cas
 }
 
 tests![
-    the_readme_table_is_the_exit_table,
+    the_docs_table_is_the_exit_table,
     help_ends_with_the_exit_table,
     conforms_is_zero_for_run_check_compare_and_a_listed_failure,
     nonconforming_is_one_for_a_failure_a_stale_entry_a_regression_an_unexplained_table_row_and_a_fuzz_finding,

@@ -193,15 +193,15 @@ fn the_schema_agrees_with_the_loader() {
     }
 }
 
-fn the_readme_example_is_a_valid_file_for_the_built_in_corpus() {
-    let readme = include_str!("../../README.md");
-    let section = readme.split("## Expected failures").nth(1).expect("the README has the section");
+fn the_docs_example_is_a_valid_file_for_the_built_in_corpus() {
+    let readme = include_str!("../../docs/ci.md");
+    let section = readme.split("## Expected failures").nth(1).expect("docs/ci.md has the section");
     let example = section.split("```yaml\n").nth(1).and_then(|s| s.split("```").next()).expect("a yaml example");
-    let file = tool_conformance::standing::expectations::ExpectedFailures::parse(Path::new("README.md"), example)
-        .unwrap_or_else(|e| panic!("the README example does not parse: {e}"));
+    let file = tool_conformance::standing::expectations::ExpectedFailures::parse(Path::new("docs/ci.md"), example)
+        .unwrap_or_else(|e| panic!("the docs/ci.md example does not parse: {e}"));
     assert_eq!(file.entries.len(), 2);
     let corpus = tool_conformance::Corpus::embedded().expect("the corpus loads");
-    file.check_against(&corpus).unwrap_or_else(|e| panic!("the README example names what the corpus lacks: {e}"));
+    file.check_against(&corpus).unwrap_or_else(|e| panic!("the docs/ci.md example names what the corpus lacks: {e}"));
 }
 
 tests![
@@ -211,5 +211,5 @@ tests![
     a_failure_not_listed_fails_the_run,
     bad_files_are_bad_usage_with_the_place,
     the_schema_agrees_with_the_loader,
-    the_readme_example_is_a_valid_file_for_the_built_in_corpus,
+    the_docs_example_is_a_valid_file_for_the_built_in_corpus,
 ];

@@ -2,8 +2,8 @@
 //! template parse; the release assets are the names `[package.metadata.binstall]` points at; the
 //! Dockerfile builds the same binary target, with the same features, as the release workflow, and
 //! its context holds the corpus; the GitLab template's scripts run in bash against the reference
-//! and fail on a wrong answer, leaving junit.xml where its artifacts say; the README shows no
-//! placeholder and its CI snippets use only what the tested files declare.
+//! and fail on a wrong answer, leaving junit.xml where its artifacts say; the README and docs/
+//! show no placeholder and their CI snippets use only what the tested files declare.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -241,7 +241,20 @@ fn the_gitlab_template_runs_and_leaves_its_junit_report() {
     assert!(junit.contains("<failure"), "the failing cases are in junit.xml");
 }
 
-/// The fenced blocks of a README section.
+/// README.md and every docs/*.md, each with its path.
+fn pages() -> Vec<(String, String)> {
+    let mut names: Vec<String> = fs::read_dir(root().join("docs"))
+        .expect("docs/")
+        .filter_map(Result::ok)
+        .map(|entry| format!("docs/{}", entry.file_name().to_string_lossy()))
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    names.sort();
+    names.insert(0, "README.md".into());
+    names.into_iter().map(|name| (name.clone(), read(&name))).collect()
+}
+
+/// The fenced blocks of a section of a page.
 fn snippets(readme: &str, section: &str) -> Vec<String> {
     let start = readme.find(&format!("## {section}\n")).unwrap_or_else(|| panic!("README has no {section}"));
     let rest = &readme[start + 4..];
@@ -253,13 +266,14 @@ fn snippets(readme: &str, section: &str) -> Vec<String> {
         .collect()
 }
 
-fn the_readme_names_no_placeholder_and_its_snippets_use_what_the_tested_files_declare() {
-    let readme = read("README.md");
-    for placeholder in ["OWNER", "<owner>", "example.com/tool-conformance"] {
-        assert!(!readme.contains(placeholder), "README names the placeholder {placeholder}");
+fn the_docs_name_no_placeholder_and_their_snippets_use_what_the_tested_files_declare() {
+    for (page, text) in pages() {
+        for placeholder in ["OWNER", "<owner>", "example.com/tool-conformance"] {
+            assert!(!text.contains(placeholder), "{page} names the placeholder {placeholder}");
+        }
     }
     let action = yaml("action.yml");
-    let gating = snippets(&readme, "Gating CI");
+    let gating = snippets(&read("docs/ci.md"), "Gating CI");
     let workflow =
         gating.iter().find(|s| s.contains("uses: tool-conformance/tool-conformance@v0.1")).expect("a uses: snippet");
     let doc = YamlLoader::load_from_str(workflow).expect("the workflow snippet parses").remove(0);
@@ -298,13 +312,17 @@ fn the_readme_names_no_placeholder_and_its_snippets_use_what_the_tested_files_de
             "the README sets {key}, which ci/gitlab.yml does not declare"
         );
     }
-    let install = snippets(&readme, "Install").join("\n");
-    for way in [
-        "cargo binstall tool-conformance",
-        "cargo install --locked tool-conformance",
-        "docker run --rm ghcr.io/tool-conformance/tool-conformance",
-    ] {
-        assert!(install.contains(way), "README's Install shows {way}");
+    for page in ["README.md", "docs/install.md"] {
+        let install = snippets(&read(page), "Install").join("\n");
+        for way in [
+            "cargo binstall tool-conformance",
+            "cargo install --locked tool-conformance",
+            "docker run --rm ghcr.io/tool-conformance/tool-conformance",
+            "pip install tool-conformance",
+            "npm install tool-conformance",
+        ] {
+            assert!(install.contains(way), "{page}'s Install shows {way}");
+        }
     }
 }
 
@@ -415,9 +433,9 @@ fn the_release_job_moves_the_series_tag_the_readme_names_and_the_trigger_never_t
     for series in ["v1", "v0.1", &made[1]] {
         assert!(!triggers(series), "pushing {series} would start a release");
     }
-    // Every tag the README names (`uses: …@TAG`, the GitLab template's `/TAG/ci/`) is one the
-    // workflows make.
-    let readme = read("README.md");
+    // Every tag the README and docs/ name (`uses: …@TAG`, the GitLab template's `/TAG/ci/`) is one
+    // the workflows make.
+    let readme: String = pages().into_iter().map(|(_, text)| text).collect();
     let mut named = Vec::new();
     for (marker, end) in [("tool-conformance/tool-conformance@", '\n'), ("tool-conformance/tool-conformance/", '/')] {
         for (at, _) in readme.match_indices(marker) {
@@ -494,11 +512,11 @@ fn the_release_publishes_only_under_names_the_project_holds() {
     assert!(pack.contains("not an exact version"), "pack.sh refuses a version range");
     assert!(read("packaging/npm/platform/package.json").contains(r#""name": "tool-conformance-PLATFORM""#));
     assert!(read("packaging/npm/tool-conformance/binary.js").contains("`tool-conformance-${platform}-${arch}`"));
-    let readme = read("README.md");
+    let readme = read("docs/install.md");
     let install = &readme[readme.find("## Install\n").expect("an Install section")..];
     let install = &install[..install[4..].find("\n## ").map_or(install.len(), |at| at + 4)];
     for said in ["tool-conformance-linux-x64", "packaging/owners.py", "packaging/owners.json"] {
-        assert!(install.contains(said), "README's Install says {said}");
+        assert!(install.contains(said), "docs/install.md's Install says {said}");
     }
     for file in ["packaging/npm/pack.sh", "packaging/npm/tool-conformance/binary.js", ".github/workflows/release.yml"] {
         assert!(!read(file).contains("@tool-conformance/"), "{file} names a scoped package the project does not hold");
@@ -511,7 +529,7 @@ tests![
     the_dockerfile_parses_and_builds_what_the_release_builds_with_the_corpus_inside,
     the_action_parses,
     #[cfg(target_os = "linux")] the_gitlab_template_runs_and_leaves_its_junit_report,
-    the_readme_names_no_placeholder_and_its_snippets_use_what_the_tested_files_declare,
+    the_docs_name_no_placeholder_and_their_snippets_use_what_the_tested_files_declare,
     every_job_a_workflow_needs_exists_and_every_runner_label_is_a_hosted_one,
     the_release_job_moves_the_series_tag_the_readme_names_and_the_trigger_never_takes_it,
     the_action_and_the_gitlab_template_download_the_assets_binstall_names,

@@ -495,12 +495,13 @@ fn the_pages_workflow_builds_the_documented_command_and_deploys_its_output() {
     let text = std::fs::read_to_string(root().join(".github/workflows/pages.yml")).expect("the Pages workflow");
     let doc = &YamlLoader::load_from_str(&text).expect("the workflow is YAML")[0];
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let publishing = std::fs::read_to_string(root().join("docs/publishing.md")).unwrap();
     let jobs = doc["jobs"].as_hash().expect("jobs");
     let steps: Vec<Yaml> = jobs.values().flat_map(|j| j["steps"].as_vec().cloned().unwrap_or_default()).collect();
     let run =
         steps.iter().filter_map(|s| s["run"].as_str()).find(|r| r.contains(" site ")).expect("a step runs `site`");
     let command = run.lines().find(|l| l.contains(" site ")).unwrap().trim();
-    assert!(readme.contains(command), "the workflow runs `{command}`, which README.md does not document");
+    assert!(publishing.contains(command), "the workflow runs `{command}`, which docs/publishing.md does not document");
     let words: Vec<&str> = command.split_whitespace().collect();
     let site = words.iter().position(|w| *w == "site").unwrap();
     assert_eq!(words[site + 1], "reports", "the site is not built from reports/");
