@@ -15,7 +15,7 @@
 //! once, when the corpus is loaded ([`crate::case::Case::behaviours`]).
 
 use crate::case::tool::Transport;
-use crate::case::{Check, Expect, InvokeExpectation, Rejections};
+use crate::case::{Check, Expect, InvokeExpectation, Level, Rejections};
 use serde::{Deserialize, Serialize};
 
 /// The kinds of check a case makes.
@@ -92,13 +92,16 @@ pub struct BehaviourSelector {
 /// The checks `check` plans to make, for a rule whose rejections are held to `rejections`, when
 /// `claimed` are the transports it will be called on: what a case that could not be judged (it
 /// errored, was declined, or does not apply) would have checked, at the required level (the only
-/// one whose checks are recorded): a rejection of arguments that are not an object plans the
-/// handler check alone ([`rejection_only`]). Informational cases plan none.
-pub fn planned(check: &Check, rejections: Rejections, claimed: &[Transport]) -> Vec<CheckKind> {
+/// one whose checks are recorded), or the checks a case at `level` makes: in a required case a
+/// rejection of arguments that are not an object plans the handler check alone
+/// ([`rejection_only`]). Informational cases plan none.
+pub fn planned(check: &Check, level: Level, rejections: Rejections, claimed: &[Transport]) -> Vec<CheckKind> {
     match check {
         Check::Normalize { expect: Expect::One(_), .. } => vec![CheckKind::ArgumentsReachingTool],
         Check::Invoke { expect: Expect::One(InvokeExpectation::Executed { .. }), .. } => vec![CheckKind::RanAsSent],
-        Check::Invoke { expect: Expect::One(InvokeExpectation::Rejected { .. }), .. } if rejection_only(check) => {
+        Check::Invoke { expect: Expect::One(InvokeExpectation::Rejected { .. }), .. }
+            if level == Level::Required && rejection_only(check) =>
+        {
             vec![CheckKind::HandlerNotRun]
         }
         Check::Invoke { expect: Expect::One(InvokeExpectation::Rejected { .. }), .. } => {

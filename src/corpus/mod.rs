@@ -596,7 +596,7 @@ fn shown_behaviours(
         Check::Invoke { transports, .. } => transports.clone(),
         _ => Transport::ALL.to_vec(),
     };
-    for kind in checks::planned(check, rule.rejections, &transports) {
+    for kind in checks::planned(check, level, rule.rejections, &transports) {
         let behaviour = rule.behaviour_of(kind, clauses).ok_or_else(|| {
             format!(
                 "the check {kind} of this required case shows no behaviour of {}: give it one in the \

@@ -32,7 +32,7 @@ pub const READING_CHECKS: [(&str, &str); 6] = [
 
 /// The reading check of a required case whose arguments are not an object: what its rejection's
 /// error holds beyond the rejection itself ([`crate::case::checks::rejection_only`]).
-const NON_OBJECT_ROOT: &str = "non-object-root-gets-the-one-error";
+pub(crate) const NON_OBJECT_ROOT: &str = "non-object-root-gets-the-one-error";
 
 /// What the invokes of a case came to against `expect`, for the tool of `schema`, with the checks
 /// beyond the text when its own passed, and each required check it made. `calls` holds one call
@@ -92,8 +92,8 @@ pub(crate) fn judge(
             let readings = match failure {
                 Some(failure) => vec![ReadingCheck { check: NON_OBJECT_ROOT.into(), failure: Some(*failure) }],
                 None if seen_in_full => {
-                    let mut readings = vec![ReadingCheck { check: NON_OBJECT_ROOT.into(), failure: None }];
-                    readings.extend(calls.readings(expected));
+                    let mut readings = calls.readings(expected);
+                    readings.push(ReadingCheck { check: NON_OBJECT_ROOT.into(), failure: None });
                     readings
                 }
                 None => Vec::new(),
@@ -761,7 +761,7 @@ mod tests {
     fn a_non_object_root_is_held_to_its_rejection_and_the_rest_is_a_reading() {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
         let problems = vec![Problem { kind: "wrong_type".into(), field: None, alternatives: None }];
-        let expect = Expect::One(InvokeExpectation::Rejected { problems, expected_fields: None });
+        let expect = Expect::One(InvokeExpectation::Rejected { problems, problems_at_least: false, expected_fields: None });
         let judged = |error: Value, only: bool| {
             let rejected = Invocation::Rejected { handler_calls: 0, error };
             let calls = [(Transport::Http, rejected.clone())];
@@ -788,7 +788,7 @@ mod tests {
         });
         let (status, readings, _) = judged(one, true);
         assert_eq!(status, Status::Pass);
-        assert_eq!(readings[0], ReadingCheck { check: NON_OBJECT_ROOT.into(), failure: None });
+        assert_eq!(readings.last(), Some(&ReadingCheck { check: NON_OBJECT_ROOT.into(), failure: None }));
         assert!(readings.iter().all(|r| r.failure.is_none()) && readings.len() > 1, "{readings:?}");
         // The handler ran: that still fails the case.
         let ran = [(Transport::Http, Invocation::Executed { handler_calls: 1, received: json!({}) })];

@@ -238,7 +238,7 @@ impl Outcome {
         let result = CheckResult::of_unjudged(&status);
         let mut outcome = Outcome::new(case, status);
         if case.level == Level::Required {
-            outcome.checks = crate::case::checks::planned(&case.check, case.rejections, claimed)
+            outcome.checks = crate::case::checks::planned(&case.check, case.level, case.rejections, claimed)
                 .into_iter()
                 .filter_map(|check| {
                     let behaviour = case.shows.get(&check)?.clone();

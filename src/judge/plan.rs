@@ -16,7 +16,7 @@ use crate::case::checks::{CheckKind, planned};
 use crate::case::tool::{Transport, View};
 use crate::case::{Case, Check, Expect, InvokeExpectation, Level, Problem, Rejections, derived_expected_fields};
 use crate::judge::READING_CHECKS;
-use crate::judge::invoke::{FieldBounds, reversed};
+use crate::judge::invoke::{FieldBounds, NON_OBJECT_ROOT, reversed};
 use crate::peer::DEFAULT_SPEC_POINTER;
 use serde_json::Value;
 
@@ -131,7 +131,7 @@ fn own(
     claimed: &[Transport],
     asks: impl Fn(CheckKind) -> String,
 ) -> Vec<PlannedCheck> {
-    planned(&case.check, case.rejections, claimed)
+    planned(&case.check, case.level, case.rejections, claimed)
         .into_iter()
         .map(|kind| PlannedCheck { name: kind.as_str().into(), level: level.clone(), asks: asks(kind) })
         .collect()
@@ -145,7 +145,7 @@ fn behaviour(
     claimed: &[Transport],
     asks: impl Fn(CheckKind) -> String,
 ) -> Vec<PlannedCheck> {
-    planned(one, rejections, claimed)
+    planned(one, Level::Informational, rejections, claimed)
         .into_iter()
         .map(|kind| PlannedCheck {
             name: format!("{name}: {kind}"),
@@ -189,6 +189,12 @@ struct Call<'a> {
 }
 
 impl Call<'_> {
+    /// Whether the case holds its rejection to the rejection alone, the rest being the reading
+    /// [`NON_OBJECT_ROOT`] (as the judge does: [`crate::case::checks::rejection_only`]).
+    fn rejection_only(&self) -> bool {
+        self.level == Level::Required && !self.arguments.is_object()
+    }
+
     fn on(&self) -> String {
         self.claimed.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
     }
@@ -199,11 +205,11 @@ impl Call<'_> {
 
     fn asks(&self, kind: CheckKind, expected: &InvokeExpectation) -> String {
         let on = self.on();
-        let (problems, listed) = match expected {
-            InvokeExpectation::Rejected { problems, expected_fields } => {
-                (problems.as_slice(), expected_fields.as_deref())
+        let (problems, at_least, listed) = match expected {
+            InvokeExpectation::Rejected { problems, problems_at_least, expected_fields } => {
+                (problems.as_slice(), *problems_at_least, expected_fields.as_deref())
             }
-            InvokeExpectation::Executed { .. } => (&[][..], None),
+            InvokeExpectation::Executed { .. } => (&[][..], false, None),
         };
         let bounds = FieldBounds::of(self.schema, listed);
         let unstructured = match self.level {
@@ -238,8 +244,9 @@ impl Call<'_> {
                     Rejections::Problems => "the error has problems (an array); ",
                 };
                 format!(
-                    "on each claimed transport, {shape}its problems are exactly {} (a set: order aside, each problem \
+                    "on each claimed transport, {shape}its problems {} {} (a set: order aside, each problem \
                      read for its kind and field{}); {unstructured}",
+                    if at_least { "include" } else { "are exactly" },
                     problem_list(problems),
                     if problems.iter().any(|p| p.alternatives.is_some()) {
                         " and its alternatives, each a set"
@@ -292,7 +299,7 @@ impl Call<'_> {
     /// The checks beyond the text: made of a rejection under the one-error contract when its
     /// own checks passed.
     fn readings(&self, expected: &InvokeExpectation) -> Vec<PlannedCheck> {
-        let InvokeExpectation::Rejected { problems, expected_fields } = expected else {
+        let InvokeExpectation::Rejected { problems, expected_fields, .. } = expected else {
             return Vec::new();
         };
         if self.rejections != Rejections::OneError {
@@ -306,6 +313,7 @@ impl Call<'_> {
         READING_CHECKS
             .iter()
             .filter(|(name, _)| *name != "same-error-on-every-transport" || self.claimed.len() > 1)
+            .filter(|(name, _)| *name != NON_OBJECT_ROOT || self.rejection_only())
             .map(|(name, holds)| {
                 let asks = match *name {
                     "message-names-fields" => {

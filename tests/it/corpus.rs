@@ -348,7 +348,7 @@ fn every_required_check_shows_exactly_one_behaviour() {
             tool_conformance::case::Check::Invoke { transports, .. } => transports.clone(),
             _ => Transport::ALL.to_vec(),
         };
-        let planned = planned(&case.check, case.rejections, &transports);
+        let planned = planned(&case.check, case.level, case.rejections, &transports);
         assert!(!planned.is_empty(), "{}: a required case makes some check", case.id);
         let kinds: Vec<_> = case.shows.keys().copied().collect();
         assert_eq!(kinds, { let mut p = planned.clone(); p.sort(); p }, "{}: every check shows one behaviour", case.id);
