@@ -21,7 +21,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   exit 1
 fi
 
-# Where cargo builds (CARGO_TARGET_DIR when set), as cargo says: nothing here assumes ./target.
+# Where cargo builds (CARGO_TARGET_DIR when set), as cargo says: no path here assumes a target
+# folder in the checkout, so a shared target folder outside it works as well.
 target="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 
 # Every temporary folder made below is removed on exit, whatever the exit, and the background
@@ -52,6 +53,9 @@ fi
 
 # One test per case, and the suite's own tests.
 cargo test
+# The harness the steps below start by path, which `cargo test` builds: named if it is not there.
+harness="$target/debug/tool-conformance"
+[ -x "$harness" ] || { echo "$harness not found: build it with cargo build" >&2; exit 1; }
 
 cargo run --quiet -- check
 cargo run --quiet -- run
@@ -60,7 +64,7 @@ cargo run --quiet -- run --report "$made/report"
 
 # Differential fuzzing (exit 1 on a required finding): 10,000 generated cases against the reference
 # over stdio and against the Python example.
-cargo run --quiet -- fuzz --seed 1 --cases 10000 --stdio "$target/debug/tool-conformance serve --stdio"
+cargo run --quiet -- fuzz --seed 1 --cases 10000 --stdio "$harness serve --stdio"
 PYTHONPATH=adapters/python cargo run --quiet -- fuzz --seed 1 --cases 10000 --stdio 'python3 examples/adapters/python/adapter.py'
 
 # The suite against every adapter in examples/adapters/ over stdio (the Python example and each

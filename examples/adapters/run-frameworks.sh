@@ -110,13 +110,18 @@ target_dir() {
 }
 
 # The harness: $TOOL_CONFORMANCE if set, else this checkout's debug build (which `cargo test`
-# has already made), wherever cargo puts it.
+# has already made), wherever cargo puts it. A harness that is not there is named before any row
+# runs, never left to fail every row with exit 127.
 if [ -z "${TOOL_CONFORMANCE:-}" ]; then
-  $paths || cargo build --quiet || { echo "the harness does not build" >&2; exit 1; }
-  TOOL_CONFORMANCE="$(target_dir)/debug/tool-conformance" || { echo "cargo metadata names no target directory" >&2; exit 1; }
-fi
-if [ ! -x "$TOOL_CONFORMANCE" ] && ! $paths; then
-  echo "the harness is not at $TOOL_CONFORMANCE (TOOL_CONFORMANCE, or cargo's target directory)" >&2
+  $paths || cargo build --quiet || { echo "the harness does not build (cargo build)" >&2; exit 1; }
+  target="$(target_dir)" && [ -n "$target" ] || { echo "cargo metadata names no target directory" >&2; exit 1; }
+  TOOL_CONFORMANCE="$target/debug/tool-conformance"
+  if [ ! -x "$TOOL_CONFORMANCE" ] && ! $paths; then
+    echo "$TOOL_CONFORMANCE not found: build it with cargo build (CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-unset})" >&2
+    exit 2
+  fi
+elif [ ! -x "$TOOL_CONFORMANCE" ] && ! $paths; then
+  echo "$TOOL_CONFORMANCE not found: TOOL_CONFORMANCE names no executable (unset it to use cargo build's)" >&2
   exit 2
 fi
 
