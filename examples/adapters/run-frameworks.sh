@@ -263,7 +263,7 @@ reproductions() {
     venv/python) interpreter=(.venv/bin/python -) ;;
     npm/javascript) interpreter=(node --input-type=module -) ;;
     cargo/rust) interpreter=(bash "$PWD/$(conf "$name" crate)/run-repro.sh") ;;  # the crate's run-repro.sh
-    go/go) interpreter=(bash -c 'd="$(mktemp -d)" && cat >"$d/repro.go" && GOFLAGS=-mod=mod go run "$d/repro.go"; c=$?; rm -rf "$d"; exit $c') ;;  # in the row's module
+    go/go) interpreter=(bash -c 'd="$(mktemp -d)" && trap "rm -rf \"\$d\"" EXIT && cat >"$d/repro.go" && GOFLAGS=-mod=mod go run "$d/repro.go"') ;;  # in the row's module, its temporary folder removed on exit
     maven/java) interpreter=(bash -c 'cat >"$0/Repro.java" && exec java -cp "target/classes:target/lib/*" "$0/Repro.java"' "$scratch") ;;
     *) repro_note="no way to run a $language reproduction of an install=$kind adapter"; return 1 ;;
   esac
