@@ -8,13 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # What the long steps need, checked first: python3 with its venv module and pip (the adapters, the
-# kit, the wheel), node and npm (the Node kit and adapters), cargo.
+# kit, the wheel), node and npm (the Node kit and adapters), go (the Go kit and rows), java, javac
+# and mvn (the Java kit and rows), cargo.
 missing=()
 command -v cargo >/dev/null || missing+=("cargo")
 command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
   || missing+=("python3 with its venv module and pip (Debian: python3-venv)")
-command -v node >/dev/null || missing+=("node")
-command -v npm >/dev/null || missing+=("npm")
+for tool in node npm go java javac mvn; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "tests/run.sh needs what is missing here, so nothing was run:" >&2
   printf '  %s\n' "${missing[@]}" >&2

@@ -85,8 +85,8 @@ conf() {
 }
 
 # What the selected adapters need, checked before any long step: python3 always (the summary and
-# the reproductions), its venv module for install=venv, node and npm for install=npm, cargo for
-# install=cargo and for the harness itself.
+# the reproductions), its venv module for install=venv, node and npm for install=npm, go for
+# install=go, mvn and java for install=maven, cargo for install=cargo and for the harness itself.
 missing=()
 command -v python3 >/dev/null || missing+=("python3")
 command -v cargo >/dev/null || missing+=("cargo")
@@ -95,6 +95,9 @@ for name in "${names[@]}"; do
     venv) python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=("python3's venv module with pip (Debian: python3-venv), for $name") ;;
     npm) command -v node >/dev/null || missing+=("node, for $name")
          command -v npm >/dev/null || missing+=("npm, for $name") ;;
+    go) command -v go >/dev/null || missing+=("go, for $name") ;;
+    maven) command -v mvn >/dev/null || missing+=("mvn, for $name")
+           command -v java >/dev/null || missing+=("java, for $name") ;;
   esac
 done
 if [ ${#missing[@]} -gt 0 ] && ! $paths; then
