@@ -8,20 +8,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # What the long steps need, checked first: python3 with its venv module and pip (the adapters, the
-# kit, the wheel), node and npm (the Node kit and adapters), cargo.
+# kit, the wheel), node and npm (the Node kit and adapters), go (the Go kit and rows), java, javac
+# and mvn (the Java kit and rows), cargo.
 missing=()
 command -v cargo >/dev/null || missing+=("cargo")
 command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
   || missing+=("python3 with its venv module and pip (Debian: python3-venv)")
-command -v node >/dev/null || missing+=("node")
-command -v npm >/dev/null || missing+=("npm")
+for tool in node npm go java javac mvn; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "tests/run.sh needs what is missing here, so nothing was run:" >&2
   printf '  %s\n' "${missing[@]}" >&2
   exit 1
 fi
 
-# Where cargo builds (CARGO_TARGET_DIR when set), as cargo says: nothing here assumes ./target.
+# Where cargo builds (CARGO_TARGET_DIR when set), as cargo says: no path here assumes a target
+# folder in the checkout, so a shared target folder outside it works as well.
 target="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 
 # Every temporary folder made below is removed on exit, whatever the exit, and the background
@@ -52,6 +55,9 @@ fi
 
 # One test per case, and the suite's own tests.
 cargo test
+# The harness the steps below start by path, which `cargo test` builds: named if it is not there.
+harness="$target/debug/tool-conformance"
+[ -x "$harness" ] || { echo "$harness not found: build it with cargo build" >&2; exit 1; }
 
 cargo run --quiet -- check
 cargo run --quiet -- run
@@ -60,7 +66,7 @@ cargo run --quiet -- run --report "$made/report"
 
 # Differential fuzzing (exit 1 on a required finding): 10,000 generated cases against the reference
 # over stdio and against the Python example.
-cargo run --quiet -- fuzz --seed 1 --cases 10000 --stdio "$target/debug/tool-conformance serve --stdio"
+cargo run --quiet -- fuzz --seed 1 --cases 10000 --stdio "$harness serve --stdio"
 PYTHONPATH=adapters/python cargo run --quiet -- fuzz --seed 1 --cases 10000 --stdio 'python3 examples/adapters/python/adapter.py'
 
 # The suite against every adapter in examples/adapters/ over stdio (the Python example and each

@@ -85,8 +85,8 @@ conf() {
 }
 
 # What the selected adapters need, checked before any long step: python3 always (the summary and
-# the reproductions), its venv module for install=venv, node and npm for install=npm, cargo for
-# install=cargo and for the harness itself.
+# the reproductions), its venv module for install=venv, node and npm for install=npm, go for
+# install=go, mvn and java for install=maven, cargo for install=cargo and for the harness itself.
 missing=()
 command -v python3 >/dev/null || missing+=("python3")
 command -v cargo >/dev/null || missing+=("cargo")
@@ -95,6 +95,9 @@ for name in "${names[@]}"; do
     venv) python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=("python3's venv module with pip (Debian: python3-venv), for $name") ;;
     npm) command -v node >/dev/null || missing+=("node, for $name")
          command -v npm >/dev/null || missing+=("npm, for $name") ;;
+    go) command -v go >/dev/null || missing+=("go, for $name") ;;
+    maven) command -v mvn >/dev/null || missing+=("mvn, for $name")
+           command -v java >/dev/null || missing+=("java, for $name") ;;
   esac
 done
 if [ ${#missing[@]} -gt 0 ] && ! $paths; then
@@ -110,13 +113,18 @@ target_dir() {
 }
 
 # The harness: $TOOL_CONFORMANCE if set, else this checkout's debug build (which `cargo test`
-# has already made), wherever cargo puts it.
+# has already made), wherever cargo puts it. A harness that is not there is named before any row
+# runs, never left to fail every row with exit 127.
 if [ -z "${TOOL_CONFORMANCE:-}" ]; then
-  $paths || cargo build --quiet || { echo "the harness does not build" >&2; exit 1; }
-  TOOL_CONFORMANCE="$(target_dir)/debug/tool-conformance" || { echo "cargo metadata names no target directory" >&2; exit 1; }
-fi
-if [ ! -x "$TOOL_CONFORMANCE" ] && ! $paths; then
-  echo "the harness is not at $TOOL_CONFORMANCE (TOOL_CONFORMANCE, or cargo's target directory)" >&2
+  $paths || cargo build --quiet || { echo "the harness does not build (cargo build)" >&2; exit 1; }
+  target="$(target_dir)" && [ -n "$target" ] || { echo "cargo metadata names no target directory" >&2; exit 1; }
+  TOOL_CONFORMANCE="$target/debug/tool-conformance"
+  if [ ! -x "$TOOL_CONFORMANCE" ] && ! $paths; then
+    echo "$TOOL_CONFORMANCE not found: build it with cargo build (CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-unset})" >&2
+    exit 2
+  fi
+elif [ ! -x "$TOOL_CONFORMANCE" ] && ! $paths; then
+  echo "$TOOL_CONFORMANCE not found: TOOL_CONFORMANCE names no executable (unset it to use cargo build's)" >&2
   exit 2
 fi
 
@@ -258,7 +266,7 @@ reproductions() {
     venv/python) interpreter=(.venv/bin/python -) ;;
     npm/javascript) interpreter=(node --input-type=module -) ;;
     cargo/rust) interpreter=(bash "$PWD/$(conf "$name" crate)/run-repro.sh") ;;  # the crate's run-repro.sh
-    go/go) interpreter=(bash -c 'd="$(mktemp -d)" && cat >"$d/repro.go" && GOFLAGS=-mod=mod go run "$d/repro.go"; c=$?; rm -rf "$d"; exit $c') ;;  # in the row's module
+    go/go) interpreter=(bash -c 'd="$(mktemp -d)" && trap "rm -rf \"\$d\"" EXIT && cat >"$d/repro.go" && GOFLAGS=-mod=mod go run "$d/repro.go"') ;;  # in the row's module, its temporary folder removed on exit
     maven/java) interpreter=(bash -c 'cat >"$0/Repro.java" && exec java -cp "target/classes:target/lib/*" "$0/Repro.java"' "$scratch") ;;
     *) repro_note="no way to run a $language reproduction of an install=$kind adapter"; return 1 ;;
   esac
