@@ -30,9 +30,10 @@ adapter gave for the same arguments in the case's recorded exchange (STANDING, t
 beside the page): the arguments are read out of the filled source where TEMPLATE (the adapter's
 reproduction template) has `__ARGUMENTS__`. A `the tool received: <JSON>` line must match an
 answer in which the tool ran (`executed`, or a normalize answer's `arguments`; over MCP, a
-tools/call result that is no error, by kind alone), with the same value whenever both are readable JSON (an answer cut short in the exchange, or a line printed
+tools/call result that is no error, and through an HTTP bridge a 2xx answer, by kind alone), with the same value whenever both are readable JSON (an answer cut short in the exchange, or a line printed
 `(not JSON)`, compares by kind alone); a `the caller got:` line must match an answer in which the
-caller was refused (`rejected`; over MCP, a JSON-RPC error or a result with isError true). A reproduction whose case errored, or whose exchange holds no
+caller was refused (`rejected`; over MCP, a JSON-RPC error or a result with isError true; through
+an HTTP bridge, any other status). A reproduction whose case errored, or whose exchange holds no
 answer to those arguments, is not compared, and is counted so. Prints `<compared> <not compared>`
 and one line per mismatch on stderr; exits 1 when any reproduction does not show what its page
 records.
@@ -102,6 +103,15 @@ def answers(case, arguments):
             if MCP_CALL.search(request):
                 out.extend(mcp_answer(answer))
                 continue
+            bridge = BRIDGE_CALL.match(request)
+            if bridge:
+                try:
+                    body = json.loads(bridge.group("body"))
+                except ValueError:
+                    body = arguments  # a request cut short counts as one with these arguments
+                if body == arguments:
+                    out.extend(bridge_answer(answer))
+                continue
             if not re.match(r'^\{"cmd":"(invoke|normalize)"', request):
                 continue
         if isinstance(sent, dict) and "jsonrpc" in sent:
@@ -133,6 +143,21 @@ def answers(case, arguments):
 # An MCP tools/call request (a run over MCP: `run --mcp-server`), and its answer. What the handler
 # received is in the record, not on the wire: an answer in which it ran compares by kind alone.
 MCP_CALL = re.compile(r'"method":"tools/call"')
+
+
+# A call through an HTTP bridge (`run --http-bridge`): a POST of the arguments to the tool's
+# endpoint, answered with its status and body. What the handler received is in the record, not on
+# the wire: a 2xx answer compares by kind alone, any other status is a refusal.
+BRIDGE_CALL = re.compile(r"^POST (?P<path>\S+) (?P<body>.*)$", re.S)
+
+
+def bridge_answer(answer):
+    """[(kind, value)] of an HTTP bridge's answer, `HTTP <status> <body>`: `received` (READABLE)
+    for a 2xx status, `refused` for any other; [] for anything else."""
+    status = re.match(r"^HTTP (\d{3})\b", answer)
+    if not status:
+        return []
+    return [("received", READABLE)] if status.group(1).startswith("2") else [("refused", None)]
 
 
 def mcp_answer(answer):

@@ -21,8 +21,9 @@
 # the adapter folder and {target} for the target directory cargo builds the `crate=` into
 # (`cargo metadata`: CARGO_TARGET_DIR when set). `route=mcp-server` says the command is an MCP server on stdio, reached with
 # `run --mcp-server` instead, and `route=mcp-gateway` an MCP gateway on stdio, reached with `run
-# --mcp-gateway` (its command may hold {upstream_url} or {upstream_cmd}, which the harness fills);
-# neither has a protocol-v1 adapter (`route=stdio`, the default, is --stdio). An environment
+# --mcp-gateway` (its command may hold {upstream_url} or {upstream_cmd}, which the harness fills),
+# and `route=http-bridge` an HTTP bridge, reached with `run --http-bridge` (its command may also
+# hold {port}); none has a protocol-v1 adapter (`route=stdio`, the default, is --stdio). An environment
 # already installed from the same pins is reused.
 #
 # Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
@@ -58,7 +59,7 @@ for arg in "$@"; do
   case "$arg" in
     --check) check=true ;;
     --paths) paths=true ;;
-    -h|--help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo/{/^#/p;}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $arg (see --help)" >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
@@ -371,8 +372,9 @@ for name in "${names[@]}"; do
     ''|stdio) route=--stdio ;;
     mcp-server) route=--mcp-server ;;
     mcp-gateway) route=--mcp-gateway ;;
+    http-bridge) route=--http-bridge ;;
     *) route=""
-       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is none of stdio, mcp-server, mcp-gateway"
+       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is none of stdio, mcp-server, mcp-gateway, http-bridge"
        summary+=("--       $name: FAILED: unknown route=$(conf "$name" route) in its adapter.conf"); failed=true; continue ;;
   esac
   command="$(command_of "$name")"
