@@ -761,7 +761,8 @@ mod tests {
     fn a_non_object_root_is_held_to_its_rejection_and_the_rest_is_a_reading() {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
         let problems = vec![Problem { kind: "wrong_type".into(), field: None, alternatives: None }];
-        let expect = Expect::One(InvokeExpectation::Rejected { problems, problems_at_least: false, expected_fields: None });
+        let expect =
+            Expect::One(InvokeExpectation::Rejected { problems, problems_at_least: false, expected_fields: None });
         let judged = |error: Value, only: bool| {
             let rejected = Invocation::Rejected { handler_calls: 0, error };
             let calls = [(Transport::Http, rejected.clone())];

@@ -255,7 +255,8 @@ mod tests {
         };
         assert_eq!(failure.check, "invoke on http");
         assert_eq!(failure.actual, json!({"outcome": "executed", "received_not_json": text}));
-        let rejected = InvokeExpectation::Rejected { problems: Vec::new(), problems_at_least: false, expected_fields: None };
+        let rejected =
+            InvokeExpectation::Rejected { problems: Vec::new(), problems_at_least: false, expected_fields: None };
         let Status::Fail(failure) = judge(&case(Level::Required, invoke(rejected)), &ran).status else {
             panic!("a rejection the handler ran past fails")
         };
