@@ -170,6 +170,12 @@ fn fuzz(args: &FuzzArgs) -> Result<u8> {
         ))
     });
     progress.finish();
+    if report.gave_up {
+        // Over HTTP, fuzz reaches the first URL.
+        if let Some(url) = config.target.urls().first() {
+            eprintln!("the implementation at {} did not start or stopped answering", one_line(url.as_str()));
+        }
+    }
     out!("{}", multi_line(&tool_conformance::report::fuzz::render(&report)));
     Ok(if report.required.is_empty() && !report.gave_up { exit::CONFORMS } else { exit::NONCONFORMING })
 }
@@ -428,12 +434,8 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
         }
     }
     let run = ran.run;
-    if let TargetSpec::Http(urls) = &config.target
-        && run.implementation == tool_conformance::peer::Implementation::not_started()
-    {
-        // The reasons in the report name no URL (they are the same from run to run); this does.
-        let urls: Vec<&str> = urls.iter().map(|u| u.as_str()).collect();
-        eprintln!("the implementation at {} did not start (the report says why)", one_line(&urls.join(", ")));
+    if run.implementation == tool_conformance::peer::Implementation::not_started() {
+        name_urls(&config.target, "did not start (the report says why)");
     }
     let mut report = Report::for_corpus(&corpus, &run);
     if let Some(file) = &expected_failures {
@@ -459,6 +461,15 @@ fn run(config: &RunConfig, args: &RunArgs) -> Result<u8> {
     let summary = |colored| format!("\n{}\n", terminal::summary_line(&report, elapsed, colored));
     print_maybe_colored(|| summary(false), || summary(true));
     Ok(if report.fails_run() { exit::NONCONFORMING } else { exit::CONFORMS })
+}
+
+/// Says on stderr that the implementation at the URLs `target` was given `happened`: the reasons in
+/// the reports name no URL (they are the same from run to run), and a connection error should.
+fn name_urls(target: &TargetSpec, happened: &str) {
+    let urls: Vec<&str> = target.urls().iter().map(|u| u.as_str()).collect();
+    if !urls.is_empty() {
+        eprintln!("the implementation at {} {happened}", one_line(&urls.join(", ")));
+    }
 }
 
 /// A `--stdio` program that is not there is a usage error (exit 2), said before any case runs,

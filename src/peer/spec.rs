@@ -45,6 +45,19 @@ impl TargetSpec {
         }
         .max(1)
     }
+
+    /// The URLs the implementation is reached at, as given (none for one the harness starts, or
+    /// the reference). A connection error names them: the reports do not, to stay the same from
+    /// run to run.
+    pub fn urls(&self) -> Vec<&HttpUrl> {
+        match self {
+            TargetSpec::Http(urls) => urls.iter().collect(),
+            TargetSpec::Mcp(
+                McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl { url, .. } | McpRoute::BridgeUrl { url, .. },
+            ) => vec![url],
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// How the harness reaches the MCP implementation under test.
@@ -540,4 +553,29 @@ pub enum ConfigError {
     /// A `--mcp-header` that cannot be sent: the header's name (never its value) and why.
     #[error("--mcp-header {0}: {1}")]
     BadHeader(String, String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_urls_a_target_is_reached_at_are_those_given() {
+        let url = |text: &str| HttpUrl::parse(text).unwrap();
+        let urls = |spec: &TargetSpec| spec.urls().iter().map(|u| u.as_str().to_string()).collect::<Vec<_>>();
+        let http = TargetSpec::Http(vec![url("http://127.0.0.1:1"), url("http://127.0.0.1:2")]);
+        assert_eq!(urls(&http), [url("http://127.0.0.1:1").as_str(), url("http://127.0.0.1:2").as_str()]);
+        let server = TargetSpec::Mcp(McpRoute::ServerUrl { url: url("http://127.0.0.1:3/mcp"), record: "r".into() });
+        assert_eq!(urls(&server), [url("http://127.0.0.1:3/mcp").as_str()]);
+        let gateway = TargetSpec::Mcp(McpRoute::GatewayUrl { url: url("http://127.0.0.1:4/mcp"), record: None });
+        assert_eq!(urls(&gateway), [url("http://127.0.0.1:4/mcp").as_str()]);
+        let bridge = TargetSpec::Mcp(McpRoute::BridgeUrl {
+            url: url("http://127.0.0.1:5"),
+            record: None,
+            paths: BridgePaths::default(),
+        });
+        assert_eq!(urls(&bridge), [url("http://127.0.0.1:5").as_str()]);
+        let started = TargetSpec::Stdio(CommandLine::parse("adapter --x").unwrap());
+        assert!(started.urls().is_empty() && TargetSpec::Reference.urls().is_empty());
+    }
 }
