@@ -331,18 +331,21 @@ impl CorpusArgs {
 
 impl RunArgs {
     fn config(&self) -> Result<RunConfig> {
+        let selection = self.select.selection()?;
+        // Parsed once: the route, the jobs, the MCP options and --get-api-spec all read it.
+        let target = self.target.spec()?;
         Ok(RunConfig {
             corpus: self.select.corpus.source(),
-            selection: self.select.selection()?,
+            selection,
             report_dir: self.report.clone(),
-            target: self.target.spec()?,
-            jobs: self.target.spec()?.instances(self.target.jobs)?,
+            jobs: target.instances(self.target.jobs)?,
             limits: self.target.reach.limits()?,
             validate_protocol: self.target.validate_protocol,
             transcript: self.target.transcript || self.full,
-            mcp: self.target.mcp.options(&self.target.spec()?)?,
+            mcp: self.target.mcp.options(&target)?,
             identity: Identity { name: self.name.clone(), version: self.implementation_version.clone() },
-            spec_pointer: self.target.mcp.spec_pointer()?,
+            spec_pointer: self.target.mcp.spec_pointer(&target)?,
+            target,
         })
     }
 }
@@ -794,10 +797,11 @@ impl McpArgs {
         Ok(options)
     }
 
-    /// What the implementation's HTTP errors point back to get_api_spec with, when given.
-    fn spec_pointer(&self) -> Result<Option<String>> {
+    /// What the implementation's HTTP errors point back to get_api_spec with, when given, checked
+    /// against the target `spec` names.
+    fn spec_pointer(&self, spec: &TargetSpec) -> Result<Option<String>> {
         let Some(pointer) = &self.get_api_spec else { return Ok(None) };
-        if self.route()?.is_none() {
+        if !matches!(spec, TargetSpec::Mcp(_)) {
             anyhow::bail!(
                 "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url); a protocol-v1 implementation says it in its start answer"
             );
