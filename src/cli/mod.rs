@@ -277,7 +277,7 @@ struct RunArgs {
     /// Write standing.json, standing.md, junit.xml, standing.html and badge-<rule>.json into DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
-    /// (run only) Known failures, in YAML (case or clause ids, each with a reason): listed
+    /// Known failures, in YAML (case or clause ids, each with a reason): listed
     /// failures do not fail the run; a listed case that now passes, or a failure not listed, does.
     #[arg(long, value_name = "FILE")]
     expected_failures: Option<PathBuf>,
@@ -291,16 +291,16 @@ struct RunArgs {
     /// (needs --case).
     #[arg(long, requires = "case_globs")]
     full: bool,
-    /// (run only) Print a line per rule and one line per failing case, instead of the tables and
+    /// Print a line per rule and one line per failing case, instead of the tables and
     /// each failure's diff.
     #[arg(long, conflicts_with = "full")]
     compact: bool,
-    /// (run only) What the reports call the implementation, whatever it answers (an MCP server's
+    /// What the reports call the implementation, whatever it answers (an MCP server's
     /// serverInfo that is missing, its upstream's, or random from run to run); the report keeps
     /// what it answered beside it.
     #[arg(long, value_name = "NAME", value_parser = non_empty)]
     name: Option<String>,
-    /// (run only) The version the reports give the implementation, whatever it answers.
+    /// The version the reports give the implementation, whatever it answers.
     #[arg(long = "version", value_name = "VERSION", value_parser = non_empty)]
     implementation_version: Option<String>,
     #[command(flatten)]
@@ -660,20 +660,20 @@ struct ReachArgs {
     restarts: u32,
 }
 
-/// The implementation a run tests, how it is reached, and on how many instances (run only).
+/// The implementation a run tests, how it is reached, and on how many instances.
 #[derive(Args)]
 struct TargetArgs {
     #[command(flatten)]
     reach: ReachArgs,
-    /// (run only) Run N instances at once, the cases spread across them; the result is that of a
+    /// Run N instances at once, the cases spread across them; the result is that of a
     /// serial run. Over HTTP, give one --http URL per instance.
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
-    /// (run only) Check every message against schemas/protocol.schema.json; a violation is an
+    /// Check every message against schemas/protocol.schema.json; a violation is an
     /// error naming the message and the schema path.
     #[arg(long)]
     validate_protocol: bool,
-    /// (run only) Print every request and response of the selected cases, with timing (needs
+    /// Print every request and response of the selected cases, with timing (needs
     /// --case).
     #[arg(long, requires = "case_globs")]
     transcript: bool,
@@ -681,35 +681,35 @@ struct TargetArgs {
     mcp: McpArgs,
 }
 
-/// (run only) An MCP server or gateway reached over MCP itself, with no protocol-v1 adapter.
+/// An MCP server or gateway reached over MCP itself, with no protocol-v1 adapter.
 #[derive(Args)]
 #[group(id = "mcp", multiple = true, conflicts_with_all = ["stdio", "http", "validate_protocol"])]
 struct McpArgs {
-    /// (run only) Test the MCP server this command line starts, as its MCP client over stdio
+    /// Test the MCP server this command line starts, as its MCP client over stdio
     /// (claims the structured transport). It gets the run's tool manifest and the record its
     /// handlers append to in TOOL_CONFORMANCE_MANIFEST and TOOL_CONFORMANCE_RECORD.
     #[arg(long, value_name = "'CMD ARGS'", conflicts_with_all = ["mcp_server_url", "mcp_gateway", "mcp_gateway_url"])]
     mcp_server: Option<String>,
-    /// (run only) Test the MCP server serving Streamable HTTP at this URL (claims http), started
+    /// Test the MCP server serving Streamable HTTP at this URL (claims http), started
     /// with the manifest `tool-conformance manifest` prints and TOOL_CONFORMANCE_RECORD=FILE of
     /// --mcp-record.
     #[arg(long, value_name = "URL", requires = "mcp_record", conflicts_with_all = ["mcp_gateway", "mcp_gateway_url"])]
     mcp_server_url: Option<String>,
-    /// (run only) The record the handlers of the --mcp-server-url server (or of the upstream an
+    /// The record the handlers of the --mcp-server-url server (or of the upstream an
     /// --mcp-gateway-url gateway forwards to, started by hand) append to.
     #[arg(long, value_name = "FILE")]
     mcp_record: Option<PathBuf>,
-    /// (run only) Test the MCP gateway this command line starts, over stdio (claims structured):
+    /// Test the MCP gateway this command line starts, over stdio (claims structured):
     /// the harness is also its upstream MCP server, given to it in TOOL_CONFORMANCE_UPSTREAM_URL
     /// and TOOL_CONFORMANCE_UPSTREAM_CMD, and as {upstream_url} and {upstream_cmd} in CMD.
     #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "mcp_gateway_url")]
     mcp_gateway: Option<String>,
-    /// (run only) Test the MCP gateway serving Streamable HTTP at this URL (claims http); the
+    /// Test the MCP gateway serving Streamable HTTP at this URL (claims http); the
     /// harness starts its upstream MCP server and prints how to reach it, or, with --mcp-record,
     /// reads the record of an upstream started by hand (`tool-conformance mcp-upstream`).
     #[arg(long, value_name = "URL")]
     mcp_gateway_url: Option<String>,
-    /// (run only) Test the HTTP bridge this command line starts (claims http): it serves the tools
+    /// Test the HTTP bridge this command line starts (claims http): it serves the tools
     /// of the harness's upstream MCP server (given to it as for --mcp-gateway) as HTTP endpoints,
     /// listening on 127.0.0.1 at {port}, which the harness substitutes (and sets in
     /// TOOL_CONFORMANCE_BRIDGE_PORT). Each call is a POST of the arguments as a JSON body.
@@ -719,40 +719,40 @@ struct McpArgs {
         conflicts_with_all = ["mcp_server", "mcp_server_url", "mcp_gateway", "mcp_gateway_url", "http_bridge_url"]
     )]
     http_bridge: Option<String>,
-    /// (run only) Test the HTTP bridge serving at this base URL (claims http), configured with the
+    /// Test the HTTP bridge serving at this base URL (claims http), configured with the
     /// upstream the harness starts and prints (or, with --mcp-record, one started by hand).
     #[arg(long, value_name = "URL", conflicts_with_all = ["mcp_server", "mcp_server_url", "mcp_gateway", "mcp_gateway_url"])]
     http_bridge_url: Option<String>,
-    /// (run only) The path of each tool's endpoint on the HTTP bridge, with {name} (once) for the
+    /// The path of each tool's endpoint on the HTTP bridge, with {name} (once) for the
     /// tool's published name; the OpenAPI document names it by the same path.
     /// Default: /{name}.
     #[arg(long, value_name = "PATH")]
     http_bridge_path: Option<String>,
-    /// (run only) The path of the HTTP bridge's OpenAPI document, whose POST request body schemas
+    /// The path of the HTTP bridge's OpenAPI document, whose POST request body schemas
     /// are the tools' get_api_spec view.
     /// Default: /openapi.json.
     #[arg(long, value_name = "PATH")]
     http_bridge_spec: Option<String>,
-    /// (run only) Start the harness's upstream for --mcp-gateway-url or --http-bridge-url on this loopback ADDR
+    /// Start the harness's upstream for --mcp-gateway-url or --http-bridge-url on this loopback ADDR
     /// (HOST:PORT, or PORT on 127.0.0.1), so that a gateway configured with it beforehand is tested
     /// in one command; its URL is http://ADDR/mcp.
     #[arg(long, value_name = "ADDR", conflicts_with = "mcp_record")]
     mcp_upstream_listen: Option<String>,
-    /// (run only) Keep trying initialize, every 200 ms, for at most this long (e.g. 30 or 30s) while
+    /// Keep trying initialize, every 200 ms, for at most this long (e.g. 30 or 30s) while
     /// the --mcp-server-url or --mcp-gateway-url implementation is still starting (for an HTTP
     /// bridge, keep trying its OpenAPI document).
     #[arg(long, value_name = "SECONDS")]
     wait: Option<String>,
-    /// (run only) Send this header with every request of --mcp-server-url, --mcp-gateway-url or an HTTP bridge
+    /// Send this header with every request of --mcp-server-url, --mcp-gateway-url or an HTTP bridge
     /// (repeatable). 'NAME: env:VARIABLE' reads the value from the environment; the value is
     /// never printed or written to a report.
     #[arg(long, value_name = "'NAME: VALUE'")]
     mcp_header: Vec<String>,
-    /// (run only) The name the implementation publishes each tool under, with {name} (once) for
+    /// The name the implementation publishes each tool under, with {name} (once) for
     /// the suite's name, e.g. up_{name} or {name}@upstream: tools are listed, read and called by it.
     #[arg(long, value_name = "TEMPLATE")]
     mcp_tool_name: Option<String>,
-    /// (run only, with an MCP route) The words (a name, a URL) the implementation's HTTP errors
+    /// The words (a name, a URL) the HTTP errors of an implementation reached by an MCP route
     /// contain to point callers back to get_api_spec, in place of the tool's name `get_api_spec`.
     #[arg(long = "get-api-spec", value_name = "WORDS")]
     get_api_spec: Option<String>,
