@@ -99,11 +99,15 @@ fn name_urls(target: &TargetSpec, happened: &str) {
     }
 }
 
-/// A `--stdio` program that is not there is a usage error (exit 2), said before any case runs,
-/// rather than every case erroring for it.
+/// A program the harness is to start (`--stdio`, `--mcp-server`, `--mcp-gateway`, `--http-bridge`)
+/// that is not there is a usage error (exit 2), said before any case runs, rather than every case
+/// erroring for it.
 fn check_program(target: &TargetSpec) -> Result<()> {
-    let TargetSpec::Stdio(command) = target else { return Ok(()) };
+    let Some((flag, command)) = target.started() else { return Ok(()) };
     let program = command.program();
+    if program.contains('{') {
+        return Ok(()); // a placeholder the harness fills in when it starts it
+    }
     let found = if program.contains('/') {
         std::path::Path::new(program).is_file()
     } else {
@@ -112,7 +116,7 @@ fn check_program(target: &TargetSpec) -> Result<()> {
     if !found {
         let where_ = if program.contains('/') { "not a file" } else { "not found on PATH" };
         anyhow::bail!(
-            "the --stdio program {} is {where_}: check the command line {}",
+            "the {flag} program {} is {where_}: check the command line {}",
             one_line(program),
             one_line(command.as_str())
         );
@@ -282,6 +286,7 @@ pub(super) fn site(args: &SiteArgs) -> Result<u8> {
 
 pub(super) fn fuzz(args: &FuzzArgs) -> Result<u8> {
     let config = args.config()?;
+    check_program(&config.target)?;
     let progress = match config.cases {
         Some(n) => Progress::new(usize::try_from(n).unwrap_or(usize::MAX)),
         None => Progress::new(0),

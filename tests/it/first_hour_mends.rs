@@ -1,8 +1,9 @@
 //! What a user meets in the first hour when something is wrong, each said once and plainly: an
 //! adapter that does not start (`--compact` gives the reason once, not one line per case), a
-//! `--stdio` program that is not there (a usage error, exit 2), a URL that refuses the connection
-//! (named, for `--http`, the MCP routes and fuzz), a typo in a case id given to `show` (the nearest
-//! ids), a case file saved with a UTF-8 byte order mark (read).
+//! program to start that is not there (a usage error, exit 2, for `--stdio`, the MCP routes and
+//! fuzz), a URL that refuses the connection (named, for `--http`, the MCP routes and fuzz), a typo
+//! in a case id given to `show` (the nearest ids), a case file saved with a UTF-8 byte order mark
+//! (read).
 
 use crate::util::{copy_corpus, text};
 use std::process::{Command, Output};
@@ -26,6 +27,20 @@ fn a_stdio_program_that_is_not_there_is_a_usage_error() {
         assert_eq!(output.status.code(), Some(i32::from(USAGE)), "{command}: {}", text(&output));
         let program = command.split(' ').next().unwrap();
         assert!(String::from_utf8_lossy(&output.stderr).contains(program), "{}", text(&output));
+    }
+}
+
+fn a_program_to_start_that_is_not_there_is_a_usage_error_on_every_route_and_in_fuzz() {
+    for args in [
+        &["run", "--compact", "--mcp-server", "no-such-program-anywhere"][..],
+        &["run", "--compact", "--mcp-gateway", "no-such-program-anywhere {upstream_url}"],
+        &["run", "--compact", "--http-bridge", "no-such-program-anywhere --port {port}"],
+        &["fuzz", "--cases", "2", "--stdio", "no-such-program-anywhere"],
+    ] {
+        let output = tool(args);
+        assert_eq!(output.status.code(), Some(i32::from(USAGE)), "{args:?}: {}", text(&output));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("no-such-program-anywhere is not found on PATH"), "{args:?}: {}", text(&output));
     }
 }
 
@@ -79,6 +94,7 @@ fn a_case_file_with_a_byte_order_mark_is_read() {
 tests![
     compact_says_once_why_the_adapter_did_not_start,
     a_stdio_program_that_is_not_there_is_a_usage_error,
+    a_program_to_start_that_is_not_there_is_a_usage_error_on_every_route_and_in_fuzz,
     a_refused_http_connection_names_its_url,
     a_refused_connection_names_its_url_on_every_route_and_in_fuzz,
     show_suggests_the_nearest_ids_for_a_typo,
