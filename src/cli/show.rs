@@ -6,7 +6,7 @@
 //! the reading each rests on), the exact requests as they go over protocol v1 with the built-in
 //! reference's answers, and why the case holds at its level.
 
-use super::CorpusArgs;
+use super::args::CorpusArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use tool_conformance::case::{Check, Expect, Level};

@@ -2,7 +2,7 @@
 //! `tool-conformance mcp-upstream` serves it as the recording MCP upstream a gateway under test
 //! forwards to (on stdio, or on loopback Streamable HTTP).
 
-use super::SelectArgs;
+use super::args::SelectArgs;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;

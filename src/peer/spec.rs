@@ -45,6 +45,32 @@ impl TargetSpec {
         }
         .max(1)
     }
+
+    /// The command line the harness starts the implementation with, and the flag that gave it
+    /// (none for a URL, or the reference).
+    pub fn started(&self) -> Option<(&'static str, &CommandLine)> {
+        match self {
+            TargetSpec::Stdio(command) => Some(("--stdio", command)),
+            TargetSpec::Mcp(route @ (McpRoute::Server(command) | McpRoute::Gateway(command))) => {
+                Some((route.flag(), command))
+            }
+            TargetSpec::Mcp(route @ McpRoute::Bridge { command, .. }) => Some((route.flag(), command)),
+            _ => None,
+        }
+    }
+
+    /// The URLs the implementation is reached at, as given (none for one the harness starts, or
+    /// the reference). A connection error names them: the reports do not, to stay the same from
+    /// run to run.
+    pub fn urls(&self) -> Vec<&HttpUrl> {
+        match self {
+            TargetSpec::Http(urls) => urls.iter().collect(),
+            TargetSpec::Mcp(
+                McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl { url, .. } | McpRoute::BridgeUrl { url, .. },
+            ) => vec![url],
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// How the harness reaches the MCP implementation under test.
@@ -540,4 +566,49 @@ pub enum ConfigError {
     /// A `--mcp-header` that cannot be sent: the header's name (never its value) and why.
     #[error("--mcp-header {0}: {1}")]
     BadHeader(String, String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_urls_a_target_is_reached_at_are_those_given() {
+        let url = |text: &str| HttpUrl::parse(text).unwrap();
+        let urls = |spec: &TargetSpec| spec.urls().iter().map(|u| u.as_str().to_string()).collect::<Vec<_>>();
+        let http = TargetSpec::Http(vec![url("http://127.0.0.1:1"), url("http://127.0.0.1:2")]);
+        assert_eq!(urls(&http), [url("http://127.0.0.1:1").as_str(), url("http://127.0.0.1:2").as_str()]);
+        let server = TargetSpec::Mcp(McpRoute::ServerUrl { url: url("http://127.0.0.1:3/mcp"), record: "r".into() });
+        assert_eq!(urls(&server), [url("http://127.0.0.1:3/mcp").as_str()]);
+        let gateway = TargetSpec::Mcp(McpRoute::GatewayUrl { url: url("http://127.0.0.1:4/mcp"), record: None });
+        assert_eq!(urls(&gateway), [url("http://127.0.0.1:4/mcp").as_str()]);
+        let bridge = TargetSpec::Mcp(McpRoute::BridgeUrl {
+            url: url("http://127.0.0.1:5"),
+            record: None,
+            paths: BridgePaths::default(),
+        });
+        assert_eq!(urls(&bridge), [url("http://127.0.0.1:5").as_str()]);
+        let started = TargetSpec::Stdio(CommandLine::parse("adapter --x").unwrap());
+        assert!(started.urls().is_empty() && TargetSpec::Reference.urls().is_empty());
+        assert!(http.started().is_none() && server.started().is_none() && bridge.started().is_none());
+    }
+
+    #[test]
+    fn the_command_a_target_is_started_with_is_the_one_given_under_its_flag() {
+        let command = |text: &str| CommandLine::parse(text).unwrap();
+        let flag_and_program =
+            |spec: &TargetSpec| spec.started().map(|(flag, command)| (flag, command.program().to_string()));
+        let stdio = TargetSpec::Stdio(command("adapter --x"));
+        assert_eq!(flag_and_program(&stdio), Some(("--stdio", "adapter".into())));
+        let server = TargetSpec::Mcp(McpRoute::Server(command("server --y")));
+        assert_eq!(flag_and_program(&server), Some(("--mcp-server", "server".into())));
+        let gateway = TargetSpec::Mcp(McpRoute::Gateway(command("gateway {upstream_url}")));
+        assert_eq!(flag_and_program(&gateway), Some(("--mcp-gateway", "gateway".into())));
+        let bridge = TargetSpec::Mcp(McpRoute::Bridge {
+            command: command("bridge --port {port}"),
+            paths: BridgePaths::default(),
+        });
+        assert_eq!(flag_and_program(&bridge), Some(("--http-bridge", "bridge".into())));
+        assert_eq!(flag_and_program(&TargetSpec::Reference), None);
+    }
 }

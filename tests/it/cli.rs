@@ -119,6 +119,27 @@ fn bad_usage_exits_2() {
     }
 }
 
+/// An option only `run` takes belongs to `run` alone, so no help text needs to label it.
+fn options_only_run_takes_are_its_own_and_unlabelled() {
+    for command in ["run", "list", "check", "show", "fuzz", "manifest"] {
+        let help = text(&tool(&[command, "--help"]));
+        assert!(!help.contains("run only"), "{command} --help labels an option:\n{help}");
+    }
+    let run = text(&tool(&["run", "--help"]));
+    for (command, option) in [
+        ("list", "--compact"),
+        ("list", "--expected-failures"),
+        ("fuzz", "--jobs"),
+        ("fuzz", "--mcp-server"),
+        ("fuzz", "--name"),
+    ] {
+        assert!(run.contains(option), "run --help lacks {option}");
+        let output = tool(&[command, option, "x"]);
+        assert_eq!(output.status.code(), Some(2), "{command} {option}: {}", text(&output));
+        assert!(text(&output).contains("unexpected argument"), "{command} {option}: {}", text(&output));
+    }
+}
+
 tests![
     run_against_the_reference_conforms,
     a_wrong_expectation_fails_the_run_with_its_id_clause_pointer_and_diff,
@@ -128,4 +149,5 @@ tests![
     report_writes_json_and_markdown,
     filters_select_by_rule_clause_and_glob,
     bad_usage_exits_2,
+    options_only_run_takes_are_its_own_and_unlabelled,
 ];
