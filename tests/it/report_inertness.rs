@@ -429,11 +429,11 @@ fn walk_readme(markdown: &str) -> (String, Vec<String>) {
         | Options::ENABLE_GFM;
     let (mut text, mut links, mut html) = (String::new(), Vec::new(), Vec::new());
     for event in Parser::new_ext(markdown, options) {
+        // Every element but strong ends a block of text.
+        let ends = matches!(&event, Event::End(end) if *end != TagEnd::Strong);
         match event {
-            Event::Text(t) | Event::Code(t) => {
-                text.push_str(&t);
-                text.push('\n');
-            }
+            // A text is split into several events (at each escape): it is whole until its element ends.
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
             Event::Html(h) => html.push(h.to_string()),
             Event::Start(Tag::Link { dest_url, .. }) => links.push(dest_url.to_string()),
             Event::SoftBreak | Event::HardBreak => panic!("the README has a line break inside a paragraph"),
@@ -452,6 +452,9 @@ fn walk_readme(markdown: &str) -> (String, Vec<String>) {
             )
             | Event::End(_) => {}
             other => panic!("the README renders an element the page did not write: {other:?}"),
+        }
+        if ends {
+            text.push('\n');
         }
     }
     assert_eq!(html.len(), 1, "raw HTML in the README: {html:?}");
