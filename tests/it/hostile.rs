@@ -37,8 +37,11 @@ fn wait_within(mut child: Child, within: Duration) -> Option<Output> {
 fn run_within(args: &[&str], megabytes: u64) -> Output {
     let quoted: Vec<String> = std::iter::once(BIN).chain(args.iter().copied()).map(shell_quote).collect();
     let script = format!("ulimit -v {}; exec {}", megabytes * 1024, quoted.join(" "));
+    // One malloc arena: each further arena glibc opens for a thread reserves 64 MiB of address
+    // space it never uses, which the cap would count as memory (and fail at random under load).
     let child = Command::new("sh")
         .args(["-c", &script])
+        .env("MALLOC_ARENA_MAX", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -22,8 +22,10 @@ fn bounded(args: &[&Path]) -> Output {
         .map(|a| format!("'{}'", a.to_string_lossy().replace('\'', r"'\''")))
         .collect();
     let script = format!("ulimit -v {}; exec {} </dev/null", 300 * 1024, quoted.join(" "));
+    // One malloc arena, so that the cap counts memory, not the address space arenas reserve.
     let child = Command::new("sh")
         .args(["-c", &script])
+        .env("MALLOC_ARENA_MAX", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
