@@ -204,7 +204,7 @@ class Mapping:
         return inspect.Signature(parameters + self._var_keyword())
 
 
-def map_schema(schema, open_root=False, nearest=False, odd_names="alias", optional="not_sent"):
+def map_schema(schema, open_root=False, nearest=False, odd_names="alias", optional="not_sent", underscore=False):
     """The signature for a tool's input schema (a plain JSON value: ints, floats, no Decimal).
 
     By default a schema the table above cannot say exactly is `Unmappable`. The two options write
@@ -221,7 +221,10 @@ def map_schema(schema, open_root=False, nearest=False, odd_names="alias", option
       requires it; other root assertions (`allOf`, `minProperties`, `not`, ...) are left out; a
       property with no annotation here is `Any`. What was left out is listed in `left_out`;
     - `optional="none"` (instead of `"not_sent"`): an optional property without a schema default
-      is `Optional[T]` with the default None, as the frameworks' docs write one.
+      is `Optional[T]` with the default None, as the frameworks' docs write one;
+    - `underscore`: a name starting with `_` (`__proto__`) is a parameter as it is, for a framework
+      that reads a plain function's parameters (by default it gets a stand-in with an alias, since
+      the MCP SDK's func_metadata and pydantic's models refuse such names).
     """
     if optional not in ("none", "not_sent"):
         raise ValueError(f"optional={optional!r}: 'none' or 'not_sent'")
@@ -262,14 +265,14 @@ def map_schema(schema, open_root=False, nearest=False, odd_names="alias", option
     if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
         raise Unmappable("required is not a list of names")
     names = list(properties) + [name for name in required if name not in properties]
-    taken = {name for name in names if _legal(name)}
+    taken = {name for name in names if _legal(name, underscore)}
     for name in names:
-        if odd_names == "kwargs" and not _legal(name):
+        if odd_names == "kwargs" and not _legal(name, underscore):
             # No parameter can have this name: it arrives through **kwargs.
             if mapping.var_keyword is None:
                 mapping.var_keyword = Any
             continue
-        python_name = _python_name(name, taken)
+        python_name = _python_name(name, taken, underscore)
         taken.add(python_name)
         declared = name in properties
         try:
@@ -397,16 +400,17 @@ def _nearest_root(schema, left_out):
     return schema
 
 
-def _legal(name):
+def _legal(name, underscore=False):
     """Whether `name` can be a parameter of an SDK tool function as it is."""
-    # func_metadata refuses parameters starting with "_"; keywords and non-identifiers cannot be
-    # parameter names at all.
-    return name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_")
+    # func_metadata and pydantic's models refuse names starting with "_" (`underscore` for a
+    # framework that takes a plain function's parameters as they are); keywords and
+    # non-identifiers cannot be parameter names at all.
+    return name.isidentifier() and not keyword.iskeyword(name) and (underscore or not name.startswith("_"))
 
 
-def _python_name(name, taken):
+def _python_name(name, taken, underscore=False):
     """`name` when it is legal, else a legal stand-in that no other parameter has."""
-    if _legal(name):
+    if _legal(name, underscore):
         return name
     base = "p_" + (re.sub(r"[^A-Za-z0-9_]", "_", name).strip("_") or "arg")
     candidate, n = base, 1

@@ -73,13 +73,14 @@ def _nearest(schema, notes):
     return schema
 
 
-def function_for(schema, record, optional="not_sent"):
+def function_for(schema, record, optional="not_sent", underscore=False):
     """The function a pydantic-ai user writes for a tool with this input schema: a real `def`
     (the kit's `signature.user_function`) whose signature says the schema (see the module's doc),
     and whose body hands `record` what it received as a dict keyed by the schema's names.
     `optional` is how an optional parameter without a schema default is written (`"none"`:
     `x: T | None = None`, as the frameworks' docs write one; `"not_sent"`: the kit's private
-    marker, left out of what is recorded). Returns (function, notes): notes say which natural form
+    marker, left out of what is recorded); `underscore`, whether a name starting with `_` is a
+    parameter as it is (the kit's `map_schema`). Returns (function, notes): notes say which natural form
     beyond the plain signature was taken."""
     notes = []
     if schema is True:
@@ -97,7 +98,7 @@ def function_for(schema, record, optional="not_sent"):
         notes.append("patternProperties: **kwargs: Any")
     for _ in range(len(schema.get("properties") or {}) + 1):
         try:
-            mapping = signature.map_schema(schema, optional=optional)
+            mapping = signature.map_schema(schema, optional=optional, underscore=underscore)
             break
         except signature.Unmappable as why:
             text = str(why)

@@ -74,7 +74,8 @@ def make_tool(name, schema, record):
     how its signature says the schema); NoSignature when no function does, smolagents' own error
     when it refuses the function."""
     # An optional parameter without a schema default is `x: T | None = None`, as users write one.
-    written, notes = function_for(schema, record, optional="none")
+    # A name starting with `_` is a parameter as it is: a plain function takes it, and so does @tool.
+    written, notes = function_for(schema, record, optional="none", underscore=True)
     source, names = _source(name if name.isidentifier() else "tool", written)
     namespace = dict(written.__globals__)
     namespace.update(names)
