@@ -23,7 +23,9 @@
 # `run --mcp-server` instead, and `route=mcp-gateway` an MCP gateway on stdio, reached with `run
 # --mcp-gateway` (its command may hold {upstream_url} or {upstream_cmd}, which the harness fills),
 # and `route=http-bridge` an HTTP bridge, reached with `run --http-bridge` (its command may also
-# hold {port}); none has a protocol-v1 adapter (`route=stdio`, the default, is --stdio). An environment
+# hold {port}); none has a protocol-v1 adapter (`route=stdio`, the default, is --stdio).
+# `name=`, `version=` and `tool_name=` are given to `run` as --name, --version (what the report
+# calls an implementation whose own answer is random or borrowed) and --mcp-tool-name. An environment
 # already installed from the same pins is reused.
 #
 # Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
@@ -31,8 +33,9 @@
 # the run fail. An adapter whose install fails fails this script (with the install log's last
 # lines): a framework that could not be installed is never green. "as published" is said only when
 # the new standing.json is the published one (so `compare` finds no difference), byte for byte but
-# for what no run reproduces (see `reproduces` below: quoted stderr lines, and the evidence of a
-# case whose expected-failures entry says it `varies`), which it then says it set aside;
+# for what no run reproduces (see `reproduces` below: quoted stderr lines, the evidence of a
+# case whose expected-failures entry says it `varies`, and the name an implementation answered
+# when adapter.conf's name= replaces it), which it then says it set aside;
 # otherwise the summary says what changed: regressions, progressions, status changes, and which
 # cases' recorded details differ. Exit 0 when every adapter installed and ran as published (with
 # --check) or ran without failing (publishing), 1 otherwise.
@@ -82,7 +85,7 @@ done
 conf() {
   local file="examples/adapters/$1/adapter.conf"
   [ -f "$file" ] || return 1
-  (install='' command='' crate='' route=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
+  (install='' command='' crate='' route='' name='' version='' tool_name=''; . "$file"; eval "printf '%s' \"\${$2:-}\"")
 }
 
 # What the selected adapters need, checked before any long step: python3 always (the summary and
@@ -214,8 +217,9 @@ PY
 # reproduces OLD NEW: whether the NEW standing.json reproduces the published OLD one, exit 0 when
 # it does. Both are compared whole, less what is not the same from run to run by nature: the
 # implementation's stderr lines quoted in a reason (a log excerpt: a stack trace's addresses, the
-# frame a stack overflow stops at), and the evidence (actual, diff, exchange, reason) of a case
-# whose expected-failures entry says it `varies` (a message listing problems in hash-map order).
+# frame a stack overflow stops at), the evidence (actual, diff, exchange, reason) of a case
+# whose expected-failures entry says it `varies` (a message listing problems in hash-map order),
+# and the identity an implementation answered when the run names it (implementation.answered).
 # A case's status, checks, expected value and everything else still have to match. Prints how
 # much was set aside, when anything was.
 reproduces() {
@@ -224,7 +228,14 @@ import json, re, sys
 old, new = (json.load(open(p)) for p in sys.argv[1:3])
 varies = {e["case"] for d in (old, new) for e in (d.get("expected_failures") or {}).get("expected", []) if e.get("varies")}
 quoted = re.compile(r"\n  (its last stderr lines[^\n]*|it wrote nothing to stderr[^\n]*)((\n    \|[^\n]*)*)")
-set_aside = {"stderr": 0, "varies": 0}
+set_aside = {"stderr": 0, "varies": 0, "answered": 0}
+# The name (and version) an implementation answered, when the run names it otherwise (adapter.conf's
+# name=, version=): one that is random from run to run, such as FastMCP's proxy's.
+answers = [(d.get("implementation") or {}).get("answered") for d in (old, new)]
+if all(answers) and answers[0] != answers[1]:
+    for d in (old, new):
+        d["implementation"].pop("answered")
+    set_aside["answered"] = 1
 def plain(standing):
     for case in standing.get("cases", []):
         if case["id"] in varies:
@@ -239,6 +250,8 @@ same = plain(old) == plain(new)
 words = []
 if set_aside["stderr"]:
     words.append(f"{set_aside['stderr']} quotes of its stderr")
+if set_aside["answered"]:
+    words.append("the name it answered, which the run replaces with its own")
 if set_aside["varies"]:
     words.append(f"the evidence of {len(varies)} case{'s' if len(varies) != 1 else ''} whose entry says it varies")
 if words:
@@ -385,6 +398,9 @@ for name in "${names[@]}"; do
     summary+=("--       $name: FAILED: its program $program does not exist"); failed=true; continue
   fi
   args=(run "$route" "$command" --start-timeout 60s --color never)
+  [ -n "$(conf "$name" name)" ] && args+=(--name "$(conf "$name" name)")
+  [ -n "$(conf "$name" version)" ] && args+=(--version "$(conf "$name" version)")
+  [ -n "$(conf "$name" tool_name)" ] && args+=(--mcp-tool-name "$(conf "$name" tool_name)")
   [ -f "$published/expected-failures.yaml" ] && args+=(--expected-failures "$published/expected-failures.yaml")
   started=$(date +%s.%N)
   "$TOOL_CONFORMANCE" "${args[@]}" --jobs 1 --report "$out" >"$scratch/$name-run.txt" 2>&1
