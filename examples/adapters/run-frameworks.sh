@@ -33,9 +33,8 @@
 # the run fail. An adapter whose install fails fails this script (with the install log's last
 # lines): a framework that could not be installed is never green. "as published" is said only when
 # the new standing.json is the published one (so `compare` finds no difference), byte for byte but
-# for what no run reproduces (see `reproduces` below: quoted stderr lines, the evidence of a
-# case whose expected-failures entry says it `varies`, and the name an implementation answered
-# when adapter.conf's name= replaces it), which it then says it set aside;
+# for what no run reproduces (see `reproduces` below: quoted stderr lines, and the evidence of a
+# case whose expected-failures entry says it `varies`), which it then says it set aside;
 # otherwise the summary says what changed: regressions, progressions, status changes, and which
 # cases' recorded details differ. Exit 0 when every adapter installed and ran as published (with
 # --check) or ran without failing (publishing), 1 otherwise.
@@ -217,9 +216,8 @@ PY
 # reproduces OLD NEW: whether the NEW standing.json reproduces the published OLD one, exit 0 when
 # it does. Both are compared whole, less what is not the same from run to run by nature: the
 # implementation's stderr lines quoted in a reason (a log excerpt: a stack trace's addresses, the
-# frame a stack overflow stops at), the evidence (actual, diff, exchange, reason) of a case
-# whose expected-failures entry says it `varies` (a message listing problems in hash-map order),
-# and the identity an implementation answered when the run names it (implementation.answered).
+# frame a stack overflow stops at), and the evidence (actual, diff, exchange, reason) of a case
+# whose expected-failures entry says it `varies` (a message listing problems in hash-map order).
 # A case's status, checks, expected value and everything else still have to match. Prints how
 # much was set aside, when anything was.
 reproduces() {
@@ -228,14 +226,7 @@ import json, re, sys
 old, new = (json.load(open(p)) for p in sys.argv[1:3])
 varies = {e["case"] for d in (old, new) for e in (d.get("expected_failures") or {}).get("expected", []) if e.get("varies")}
 quoted = re.compile(r"\n  (its last stderr lines[^\n]*|it wrote nothing to stderr[^\n]*)((\n    \|[^\n]*)*)")
-set_aside = {"stderr": 0, "varies": 0, "answered": 0}
-# The name (and version) an implementation answered, when the run names it otherwise (adapter.conf's
-# name=, version=): one that is random from run to run, such as FastMCP's proxy's.
-answers = [(d.get("implementation") or {}).get("answered") for d in (old, new)]
-if all(answers) and answers[0] != answers[1]:
-    for d in (old, new):
-        d["implementation"].pop("answered")
-    set_aside["answered"] = 1
+set_aside = {"stderr": 0, "varies": 0}
 def plain(standing):
     for case in standing.get("cases", []):
         if case["id"] in varies:
@@ -250,8 +241,6 @@ same = plain(old) == plain(new)
 words = []
 if set_aside["stderr"]:
     words.append(f"{set_aside['stderr']} quotes of its stderr")
-if set_aside["answered"]:
-    words.append("the name it answered, which the run replaces with its own")
 if set_aside["varies"]:
     words.append(f"the evidence of {len(varies)} case{'s' if len(varies) != 1 else ''} whose entry says it varies")
 if words:

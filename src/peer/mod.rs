@@ -43,8 +43,10 @@ pub struct Implementation {
     /// the suite's name), when not the suite's names themselves.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
-    /// What it called itself, when the run names it otherwise (`--name`, `--version`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What it called itself, when the run names it otherwise (`--name`, `--version`): shown on
+    /// the terminal, never written to a report, since a name that is random from run to run (a
+    /// gateway's `FastMCPProxy-1ab8`) would make two runs' standing.json differ.
+    #[serde(default, skip_serializing)]
     pub answered: Option<Answered>,
     /// The words (a name, a URL) its HTTP errors point callers back to `get_api_spec` with:
     /// what PLAT-162's "point HTTP callers back to get_api_spec" asks an HTTP error to contain.

@@ -194,8 +194,15 @@ fn write_behaviours(out: &mut String, report: &Report, paint: Paint) {
 
 /// The first line of both terminal reports: the suite, and the implementation it ran against.
 fn heading(report: &Report) -> String {
+    let answered = match &report.implementation.answered {
+        Some(answered) => {
+            let named = [answered.name.as_str(), answered.version.as_str()].join(" ");
+            format!(" (named by the run; it answered {})", one_line(named.trim()))
+        }
+        None => String::new(),
+    };
     format!(
-        "{} {} against {}",
+        "{} {} against {}{answered}",
         one_line(&report.suite.name),
         one_line(&report.suite.version),
         one_line(&report.implementation.label())

@@ -79,19 +79,8 @@ pub struct ImplementationEntry {
     /// The template its tools were called under (`--mcp-tool-name`), when one was given.
     #[serde(default)]
     pub tool_name: Option<String>,
-    /// The name it answered itself, when the run named it otherwise (`--name`).
-    #[serde(default, deserialize_with = "answered_name")]
-    pub answered: Option<String>,
 }
 
-/// The name of an `answered` block.
-fn answered_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    #[derive(Deserialize)]
-    struct Answered {
-        name: String,
-    }
-    Ok(Option::<Answered>::deserialize(deserializer)?.map(|a| a.name))
-}
 
 /// The standing block.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
