@@ -22,9 +22,11 @@
 # (`cargo metadata`: CARGO_TARGET_DIR when set). `route=mcp-server` says the command is an MCP server on stdio, reached with
 # `run --mcp-server` instead, and `route=mcp-gateway` an MCP gateway on stdio, reached with `run
 # --mcp-gateway` (its command may hold {upstream_url} or {upstream_cmd}, which the harness fills),
-# and `route=http-bridge` an HTTP bridge, reached with `run --http-bridge` (its command may also
-# hold {port}); none has a protocol-v1 adapter (`route=stdio`, the default, is --stdio). An environment
-# already installed from the same pins is reused.
+# `route=mcp-gateway-http` an MCP gateway serving Streamable HTTP, reached with `run
+# --mcp-gateway-http` (its command may also hold {port}), and `route=http-bridge` an HTTP bridge,
+# reached with `run --http-bridge` (its command may also hold {port}); none has a protocol-v1
+# adapter (`route=stdio`, the default, is --stdio). An environment already installed from the same
+# pins is reused.
 #
 # Every run is given reports/<name>/expected-failures.yaml, where each entry says in one sentence
 # what lies behind a failure: a failure no entry covers, or an entry that no longer fails, makes
@@ -372,9 +374,10 @@ for name in "${names[@]}"; do
     ''|stdio) route=--stdio ;;
     mcp-server) route=--mcp-server ;;
     mcp-gateway) route=--mcp-gateway ;;
+    mcp-gateway-http) route=--mcp-gateway-http ;;
     http-bridge) route=--http-bridge ;;
     *) route=""
-       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is none of stdio, mcp-server, mcp-gateway, http-bridge"
+       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is none of stdio, mcp-server, mcp-gateway, mcp-gateway-http, http-bridge"
        summary+=("--       $name: FAILED: unknown route=$(conf "$name" route) in its adapter.conf"); failed=true; continue ;;
   esac
   command="$(command_of "$name")"
