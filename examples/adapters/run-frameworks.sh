@@ -22,8 +22,10 @@
 # (`cargo metadata`: CARGO_TARGET_DIR when set). `route=mcp-server` says the command is an MCP server on stdio, reached with
 # `run --mcp-server` instead, and `route=mcp-gateway` an MCP gateway on stdio, reached with `run
 # --mcp-gateway` (its command may hold {upstream_url} or {upstream_cmd}, which the harness fills),
-# and `route=http-bridge` an HTTP bridge, reached with `run --http-bridge` (its command may also
-# hold {port}); none has a protocol-v1 adapter (`route=stdio`, the default, is --stdio).
+# `route=mcp-gateway-http` an MCP gateway serving Streamable HTTP, reached with `run
+# --mcp-gateway-http` (its command may also hold {port}), and `route=http-bridge` an HTTP bridge,
+# reached with `run --http-bridge` (its command may also hold {port}); none has a protocol-v1
+# adapter (`route=stdio`, the default, is --stdio).
 # `name=`, `version=` and `tool_name=` are given to `run` as --name, --version (what the report
 # calls an implementation whose own answer is random or borrowed) and --mcp-tool-name. An environment
 # already installed from the same pins is reused.
@@ -374,9 +376,10 @@ for name in "${names[@]}"; do
     ''|stdio) route=--stdio ;;
     mcp-server) route=--mcp-server ;;
     mcp-gateway) route=--mcp-gateway ;;
+    mcp-gateway-http) route=--mcp-gateway-http ;;
     http-bridge) route=--http-bridge ;;
     *) route=""
-       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is none of stdio, mcp-server, mcp-gateway, http-bridge"
+       echo "FAILED $name: its adapter.conf says route=$(conf "$name" route), which is none of stdio, mcp-server, mcp-gateway, mcp-gateway-http, http-bridge"
        summary+=("--       $name: FAILED: unknown route=$(conf "$name" route) in its adapter.conf"); failed=true; continue ;;
   esac
   command="$(command_of "$name")"

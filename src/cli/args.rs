@@ -335,6 +335,16 @@ pub(super) struct McpArgs {
     /// reads the record of an upstream started by hand (`tool-conformance mcp-upstream`).
     #[arg(long, value_name = "URL")]
     pub(super) mcp_gateway_url: Option<String>,
+    /// Test the MCP gateway this command line starts, over Streamable HTTP (claims http):
+    /// its upstream is given to it as for --mcp-gateway; it listens on 127.0.0.1 at {port}, which
+    /// the harness substitutes (and sets in TOOL_CONFORMANCE_GATEWAY_PORT), and is reached at
+    /// http://127.0.0.1:{port}/mcp once initialize answers there (within --wait, or the start timeout).
+    #[arg(
+        long,
+        value_name = "'CMD ARGS'",
+        conflicts_with_all = ["mcp_server", "mcp_server_url", "mcp_gateway", "mcp_gateway_url", "http_bridge", "http_bridge_url"]
+    )]
+    pub(super) mcp_gateway_http: Option<String>,
     /// Test the HTTP bridge this command line starts (claims http): it serves the tools
     /// of the harness's upstream MCP server (given to it as for --mcp-gateway) as HTTP endpoints,
     /// listening on 127.0.0.1 at {port}, which the harness substitutes (and sets in
@@ -365,12 +375,12 @@ pub(super) struct McpArgs {
     #[arg(long, value_name = "ADDR", conflicts_with = "mcp_record")]
     pub(super) mcp_upstream_listen: Option<String>,
     /// Keep trying initialize, every 200 ms, for at most this long (e.g. 30 or 30s) while
-    /// the --mcp-server-url or --mcp-gateway-url implementation is still starting (for an HTTP
-    /// bridge, keep trying its OpenAPI document).
+    /// the --mcp-server-url, --mcp-gateway-url or --mcp-gateway-http implementation is still
+    /// starting (for an HTTP bridge, keep trying its OpenAPI document).
     #[arg(long, value_name = "SECONDS")]
     pub(super) wait: Option<String>,
-    /// Send this header with every request of --mcp-server-url, --mcp-gateway-url or an HTTP bridge
-    /// (repeatable). 'NAME: env:VARIABLE' reads the value from the environment; the value is
+    /// Send this header with every request of --mcp-server-url, --mcp-gateway-url,
+    /// --mcp-gateway-http or an HTTP bridge (repeatable). 'NAME: env:VARIABLE' reads the value from the environment; the value is
     /// never printed or written to a report.
     #[arg(long, value_name = "'NAME: VALUE'")]
     pub(super) mcp_header: Vec<String>,
@@ -429,7 +439,7 @@ impl McpArgs {
         let Some(pointer) = &self.get_api_spec else { return Ok(None) };
         if !matches!(spec, TargetSpec::Mcp(_)) {
             anyhow::bail!(
-                "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url); a protocol-v1 implementation says it in its start answer"
+                "--get-api-spec goes with an MCP route (--mcp-server, --mcp-server-url, --mcp-gateway, --mcp-gateway-http, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url); a protocol-v1 implementation says it in its start answer"
             );
         }
         if let Some(problem) = tool_conformance::peer::spec_pointer_problem(pointer) {
@@ -477,6 +487,18 @@ impl McpArgs {
                 anyhow::bail!("--http-bridge {text:?}: {why}");
             }
             return Ok(Some(McpRoute::Bridge { command: command("--http-bridge", text)?, paths: paths()? }));
+        }
+        if let Some(text) = &self.mcp_gateway_http {
+            if self.mcp_record.is_some() {
+                anyhow::bail!("--mcp-record goes with --mcp-server-url, --mcp-gateway-url or --http-bridge-url");
+            }
+            if let Some(why) = tool_conformance::peer::mcp::unknown_placeholder_of(
+                text,
+                &tool_conformance::peer::mcp::BRIDGE_PLACEHOLDERS,
+            ) {
+                anyhow::bail!("--mcp-gateway-http {text:?}: {why}");
+            }
+            return Ok(Some(McpRoute::GatewayHttp(command("--mcp-gateway-http", text)?)));
         }
         if let Some(text) = &self.http_bridge_url {
             let url = url("--http-bridge-url", text)?;

@@ -99,9 +99,9 @@ fn name_urls(target: &TargetSpec, happened: &str) {
     }
 }
 
-/// A program the harness is to start (`--stdio`, `--mcp-server`, `--mcp-gateway`, `--http-bridge`)
-/// that is not there is a usage error (exit 2), said before any case runs, rather than every case
-/// erroring for it.
+/// A program the harness is to start (`--stdio`, `--mcp-server`, `--mcp-gateway`,
+/// `--mcp-gateway-http`, `--http-bridge`) that is not there is a usage error (exit 2), said before
+/// any case runs, rather than every case erroring for it.
 fn check_program(target: &TargetSpec) -> Result<()> {
     let Some((flag, command)) = target.started() else { return Ok(()) };
     let program = command.program();

@@ -16,7 +16,7 @@ pub enum TargetSpec {
     /// URL, since each running server has its own registry.
     Http(Vec<HttpUrl>),
     /// An MCP server or gateway reached over MCP itself (`--mcp-server`, `--mcp-server-url`,
-    /// `--mcp-gateway`, `--mcp-gateway-url`), or an HTTP bridge in front of the harness's MCP
+    /// `--mcp-gateway`, `--mcp-gateway-http`, `--mcp-gateway-url`), or an HTTP bridge in front of the harness's MCP
     /// upstream (`--http-bridge`, `--http-bridge-url`): one instance, which publishes every tool of the run
     /// at once and records what each handler received in one file.
     Mcp(McpRoute),
@@ -55,6 +55,7 @@ impl TargetSpec {
                 Some((route.flag(), command))
             }
             TargetSpec::Mcp(route @ McpRoute::Bridge { command, .. }) => Some((route.flag(), command)),
+            TargetSpec::Mcp(route @ McpRoute::GatewayHttp(command)) => Some((route.flag(), command)),
             _ => None,
         }
     }
@@ -100,6 +101,11 @@ pub enum McpRoute {
         /// The record of the upstream the user started, if they did.
         record: Option<std::path::PathBuf>,
     },
+    /// `--mcp-gateway-http 'CMD'`: a gateway the harness starts on a loopback port of its choosing
+    /// (`{port}` in CMD), in front of the harness's own upstream as for `--mcp-gateway`, and
+    /// speaks to over Streamable HTTP at `http://127.0.0.1:{port}/mcp`, as to `--mcp-gateway-url`;
+    /// claims `http`.
+    GatewayHttp(CommandLine),
     /// `--http-bridge 'CMD'`: an HTTP bridge (MCP tools served as HTTP endpoints, with an
     /// OpenAPI document) the harness starts on a loopback port of its choosing (`{port}` in CMD),
     /// in front of the harness's own upstream as for a gateway; claims `http`.
@@ -199,7 +205,7 @@ impl McpRoute {
         use crate::case::tool::Transport;
         match self {
             McpRoute::Server(_) | McpRoute::Gateway(_) => Transport::Structured,
-            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { .. } => Transport::Http,
+            McpRoute::ServerUrl { .. } | McpRoute::GatewayUrl { .. } | McpRoute::GatewayHttp(_) => Transport::Http,
             McpRoute::Bridge { .. } | McpRoute::BridgeUrl { .. } => Transport::Http,
         }
     }
@@ -209,7 +215,11 @@ impl McpRoute {
     pub fn is_gateway(&self) -> bool {
         matches!(
             self,
-            McpRoute::Gateway(_) | McpRoute::GatewayUrl { .. } | McpRoute::Bridge { .. } | McpRoute::BridgeUrl { .. }
+            McpRoute::Gateway(_)
+                | McpRoute::GatewayHttp(_)
+                | McpRoute::GatewayUrl { .. }
+                | McpRoute::Bridge { .. }
+                | McpRoute::BridgeUrl { .. }
         )
     }
 
@@ -224,6 +234,7 @@ impl McpRoute {
         matches!(
             self,
             McpRoute::Gateway(_)
+                | McpRoute::GatewayHttp(_)
                 | McpRoute::GatewayUrl { record: None, .. }
                 | McpRoute::Bridge { .. }
                 | McpRoute::BridgeUrl { record: None, .. }
@@ -247,6 +258,7 @@ impl McpRoute {
             McpRoute::Server(_) => "--mcp-server",
             McpRoute::ServerUrl { .. } => "--mcp-server-url",
             McpRoute::Gateway(_) => "--mcp-gateway",
+            McpRoute::GatewayHttp(_) => "--mcp-gateway-http",
             McpRoute::GatewayUrl { .. } => "--mcp-gateway-url",
             McpRoute::Bridge { .. } => "--http-bridge",
             McpRoute::BridgeUrl { .. } => "--http-bridge-url",
@@ -279,11 +291,12 @@ impl McpOptions {
             route,
             McpRoute::ServerUrl { .. }
                 | McpRoute::GatewayUrl { .. }
+                | McpRoute::GatewayHttp(_)
                 | McpRoute::Bridge { .. }
                 | McpRoute::BridgeUrl { .. }
         );
-        let routes =
-            "a URL route (--mcp-server-url, --mcp-gateway-url) or an HTTP bridge (--http-bridge, --http-bridge-url)";
+        let routes = "a route over HTTP (--mcp-server-url, --mcp-gateway-url, --mcp-gateway-http) or an HTTP bridge \
+                      (--http-bridge, --http-bridge-url)";
         if !self.headers.is_empty() && !url {
             return Err(ConfigError::McpOption("--mcp-header", routes));
         }
@@ -609,6 +622,12 @@ mod tests {
             paths: BridgePaths::default(),
         });
         assert_eq!(flag_and_program(&bridge), Some(("--http-bridge", "bridge".into())));
+        let over_http = McpRoute::GatewayHttp(command("gateway --port {port} -- {upstream_cmd}"));
+        assert!(over_http.is_gateway() && over_http.starts_upstream() && !over_http.is_bridge());
+        assert_eq!(over_http.transport(), crate::case::tool::Transport::Http);
+        let over_http = TargetSpec::Mcp(over_http);
+        assert_eq!(flag_and_program(&over_http), Some(("--mcp-gateway-http", "gateway".into())));
+        assert!(over_http.urls().is_empty(), "its URL is the harness's choice, not given");
         assert_eq!(flag_and_program(&TargetSpec::Reference), None);
     }
 }

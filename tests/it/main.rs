@@ -89,6 +89,7 @@ modules! {
     mcp_gateway,
     mcp_interrupted,
     mcp_gateway_url,
+    mcp_gateway_http,
     mcp,
     mcp_upstream,
     packaging,

@@ -20,6 +20,22 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::time::{Duration, Instant};
 
+/// The process of a server on HTTP the harness starts (an HTTP bridge, or a gateway of
+/// `--mcp-gateway-http`), by `command` with `env`: on the harness's own channel, its stdout sent
+/// to its stderr.
+pub(crate) fn process(
+    command: &CommandLine,
+    env: Vec<(String, String)>,
+    stderr_lines: usize,
+) -> Result<StdioChannel, String> {
+    let mut words = vec!["sh".to_string(), "-c".into(), "exec \"$@\" >&2".into(), "sh".into()];
+    words.push(command.program().to_string());
+    words.extend(command.args().iter().cloned());
+    let text = shlex::try_join(words.iter().map(String::as_str)).map_err(|e| format!("the server's command: {e}"))?;
+    let line = CommandLine::parse(&text).map_err(|e| e.to_string())?;
+    Ok(StdioChannel::new(line, 4096, stderr_lines).with_env(env))
+}
+
 /// An HTTP bridge: where it is, how its tools and document are reached, and its process when the
 /// harness started it.
 pub(crate) struct Bridge {
@@ -74,13 +90,7 @@ impl Bridge {
         env: Vec<(String, String)>,
         stderr_lines: usize,
     ) -> Result<Bridge, String> {
-        let mut words = vec!["sh".to_string(), "-c".into(), "exec \"$@\" >&2".into(), "sh".into()];
-        words.push(command.program().to_string());
-        words.extend(command.args().iter().cloned());
-        let text =
-            shlex::try_join(words.iter().map(String::as_str)).map_err(|e| format!("the bridge's command: {e}"))?;
-        let line = CommandLine::parse(&text).map_err(|e| e.to_string())?;
-        self.process = Some(StdioChannel::new(line, 4096, stderr_lines).with_env(env));
+        self.process = Some(process(command, env, stderr_lines)?);
         Ok(self)
     }
 

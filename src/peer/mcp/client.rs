@@ -63,12 +63,28 @@ pub(crate) struct HttpSession {
     protocol: Option<String>,
     /// Sent with every request (`--mcp-header`), name and value.
     headers: Vec<(String, String)>,
+    /// The server's process, when the harness starts it (`--mcp-gateway-http`): started and
+    /// ended with the session, and every trouble of the session restarts it.
+    process: Option<StdioChannel>,
 }
 
 impl HttpSession {
     /// A session with the server at `url`, reading at most `max_body` bytes of a response.
     pub(crate) fn new(url: HttpUrl, max_body: usize) -> HttpSession {
-        HttpSession { url, max_body, agent: None, session: None, protocol: None, headers: Vec::new() }
+        HttpSession { url, max_body, agent: None, session: None, protocol: None, headers: Vec::new(), process: None }
+    }
+
+    /// The same session, with the server's process (see [`crate::peer::mcp::bridge::process`]).
+    pub(crate) fn with_process(mut self, process: StdioChannel) -> HttpSession {
+        self.process = Some(process);
+        self
+    }
+
+    /// Forgets the connection and the session id, as a new session begins.
+    fn forget(&mut self) {
+        self.agent = None;
+        self.session = None;
+        self.protocol = None;
     }
 
     /// The same session, sending `headers` (name, value) with every request.
@@ -128,19 +144,48 @@ impl Client {
         match &mut self.wire {
             Wire::Stdio(channel) => channel.open(),
             Wire::Http(http) => {
-                http.agent = None;
-                http.session = None;
-                http.protocol = None;
-                Ok(())
+                http.forget();
+                match http.process.as_mut() {
+                    Some(process) => process.open(),
+                    None => Ok(()),
+                }
             }
         }
+    }
+
+    /// Begins a new session with the same server, still starting: an HTTP session is
+    /// forgotten (its process, if any, left running), a process is started again.
+    pub(crate) fn reconnect(&mut self) {
+        match &mut self.wire {
+            Wire::Http(http) => http.forget(),
+            Wire::Stdio(_) => {
+                self.close();
+                let _ = self.open();
+            }
+        }
+    }
+
+    /// How the process of a server on HTTP the harness started ended, once it has (none for
+    /// any other server, or one still running); its stderr is then read to its end (a moment at most).
+    pub(crate) fn exit_status(&mut self) -> Option<String> {
+        let Wire::Http(http) = &mut self.wire else { return None };
+        let process = http.process.as_mut()?;
+        let status = process.exit_status()?;
+        // Its stdout is its stderr: reading it waits for the end of both.
+        let _ = process.receive(Duration::from_millis(500));
+        Some(status)
     }
 
     /// Ends the server's process at once (or drops the connection).
     pub(crate) fn close(&mut self) {
         match &mut self.wire {
             Wire::Stdio(channel) => channel.close(),
-            Wire::Http(http) => http.agent = None,
+            Wire::Http(http) => {
+                http.agent = None;
+                if let Some(process) = http.process.as_mut() {
+                    process.close();
+                }
+            }
         }
     }
 
@@ -153,6 +198,9 @@ impl Client {
                 if let (Some(agent), Some(session)) = (http.agent.take(), http.session.take()) {
                     let request = agent.delete(http.url.as_str()).config().timeout_global(Some(grace)).build();
                     let _ = http.headed(request).header("Mcp-Session-Id", &session).call();
+                }
+                if let Some(process) = http.process.as_mut() {
+                    process.close();
                 }
             }
         }
@@ -173,15 +221,16 @@ impl Client {
     pub(crate) fn stderr_tail(&self) -> Option<Vec<String>> {
         match &self.wire {
             Wire::Stdio(channel) => channel.stderr_tail(),
-            Wire::Http(_) => None,
+            Wire::Http(http) => http.process.as_ref().and_then(StdioChannel::stderr_tail),
         }
     }
 
     /// Marks the start of a case, for [`Client::stderr_tail`] and the ids of its reports.
     pub(crate) fn mark_case(&mut self) {
         self.base = self.next_id;
-        if let Wire::Stdio(channel) = &mut self.wire {
-            channel.mark_case();
+        match &mut self.wire {
+            Wire::Stdio(channel) => channel.mark_case(),
+            Wire::Http(http) => http.process.iter_mut().for_each(StdioChannel::mark_case),
         }
     }
 
@@ -193,7 +242,7 @@ impl Client {
             Wire::Stdio(channel) => channel.send(sent.as_bytes()).map_err(|e| trouble(format!("{method}: {e}"), true)),
             Wire::Http(http) => match http.post(&sent, timeout, None) {
                 Ok(_) => Ok(()),
-                Err((error, _)) => Err(trouble(format!("{method}: {error}"), false)),
+                Err((error, _)) => Err(trouble(format!("{method}: {error}"), http.process.is_some())),
             },
         }
     }
@@ -212,7 +261,9 @@ impl Client {
         let got = match &mut self.wire {
             Wire::Stdio(channel) => stdio_call(channel, &sent, id, timeout),
             Wire::Http(http) => {
-                http.post(&sent, timeout, Some(id)).map_err(|(error, received)| (error, received, false))
+                // A server the harness started is started again, as an HTTP bridge is.
+                let restart = http.process.is_some();
+                http.post(&sent, timeout, Some(id)).map_err(|(error, received)| (error, received, restart))
             }
         };
         let elapsed = began.elapsed();

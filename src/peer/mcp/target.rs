@@ -1,4 +1,4 @@
-//! An MCP server, an MCP gateway or an HTTP bridge as a [`Target`]: [`McpTarget`], for the six
+//! An MCP server, an MCP gateway or an HTTP bridge as a [`Target`]: [`McpTarget`], for the seven
 //! routes of [`McpRoute`]. Through an HTTP bridge (`bridge`), the commands are HTTP requests
 //! instead of MCP messages (docs/protocol.md, "HTTP bridges"); all else is as for a gateway.
 //!
@@ -294,11 +294,7 @@ impl McpTarget {
             self.options.headers.iter().map(|h| (h.name().to_string(), h.value().to_string())).collect();
         let bridge = match &self.route {
             McpRoute::Bridge { command, paths } => {
-                // A loopback port free a moment ago, for the bridge to listen on.
-                let port = std::net::TcpListener::bind("127.0.0.1:0")
-                    .and_then(|listener| listener.local_addr())
-                    .map_err(|e| format!("no loopback port is free for the bridge: {e}"))?
-                    .port();
+                let port = free_port("bridge")?;
                 substitutions.push(("{port}", port.to_string()));
                 env.push(("TOOL_CONFORMANCE_BRIDGE_PORT".into(), port.to_string()));
                 let given = command.as_str().to_string();
@@ -332,16 +328,29 @@ impl McpTarget {
             McpRoute::ServerUrl { url, .. } | McpRoute::GatewayUrl { url, .. } => {
                 Wire::Http(HttpSession::new(url.clone(), max).with_headers(headers))
             }
+            McpRoute::GatewayHttp(command) => {
+                let port = free_port("gateway")?;
+                substitutions.push(("{port}", port.to_string()));
+                env.push(("TOOL_CONFORMANCE_GATEWAY_PORT".into(), port.to_string()));
+                let process = bridge::process(&substituted(command, &substitutions)?, env, lines)?;
+                let url = crate::peer::spec::HttpUrl::parse(&format!("http://127.0.0.1:{port}{GATEWAY_PATH}"))
+                    .map_err(|e| e.to_string())?;
+                Wire::Http(HttpSession::new(url, max).with_headers(headers).with_process(process))
+            }
             McpRoute::Bridge { .. } | McpRoute::BridgeUrl { .. } => {
                 return Err("an HTTP bridge has no MCP client (a bug of the suite)".into());
             }
         };
         let mut client = Client::new(wire, self.log.clone());
         client.secrets = self.secrets();
-        if let McpRoute::Gateway(command) = &self.route {
-            // Named as given, with its placeholders: the upstream's port and folder change
-            // from one run to the next, and reports must not.
-            client.label = Some(format!("`{}` (MCP over stdio)", command.as_str()));
+        // Named as given, with its placeholders: the upstream's port and folder (and the
+        // gateway's own port) change from one run to the next, and reports must not.
+        match &self.route {
+            McpRoute::Gateway(command) => client.label = Some(format!("`{}` (MCP over stdio)", command.as_str())),
+            McpRoute::GatewayHttp(command) => {
+                client.label = Some(format!("`{}` (MCP over Streamable HTTP)", command.as_str()));
+            }
+            _ => {}
         }
         self.client = Some(client);
         self.record = Some(Record::new(record, max));
@@ -519,28 +528,42 @@ impl McpTarget {
     /// `initialize`: tried once, or, with a wait, again every 200 ms until it is answered or the
     /// wait is over (a gateway still starting refuses the connection, or answers an error while
     /// its upstream is not up); then the last failure is the error, with how long it was tried.
+    /// A gateway the harness starts on HTTP (`--mcp-gateway-http`) is waited for so, the start
+    /// timeout when `--wait` is not given, while it binds its port; a process that exits ends
+    /// the wait.
     fn initialize(&mut self, params: Value, timeout: Duration) -> Result<Value, TargetError> {
-        let Some(wait) = self.options.wait else {
+        let started = matches!(self.route, McpRoute::GatewayHttp(_));
+        let Some(wait) = self.options.wait.or(started.then_some(timeout)) else {
             return self.rpc("initialize", params, timeout, "the initialize result");
         };
+        let flag = if self.options.wait.is_some() { "--wait " } else { "the start timeout " };
         let deadline = std::time::Instant::now() + wait;
         loop {
-            let error = match self.rpc("initialize", params.clone(), timeout, "the initialize result") {
+            let error = match self.try_rpc("initialize", params.clone(), timeout, "the initialize result") {
                 Ok(result) => return Ok(result),
                 Err(error) => error,
             };
-            if std::time::Instant::now() >= deadline {
+            let exited = self.client.as_mut().and_then(Client::exit_status);
+            if exited.is_some() || std::time::Instant::now() >= deadline {
                 return Err(match error {
-                    TargetError::Broken(why) => {
-                        TargetError::Broken(format!("no answer to initialize within --wait {wait:?}; the last: {why}"))
+                    Err(mut trouble) => {
+                        trouble.what = match exited {
+                            Some(status) => format!("{}; the gateway's process exited ({status})", trouble.what),
+                            None => {
+                                format!("no answer to initialize within {flag}{wait:?}; the last: {}", trouble.what)
+                            }
+                        };
+                        self.broken(trouble)
                     }
-                    other => other,
+                    Ok(TargetError::Broken(why)) => {
+                        TargetError::Broken(format!("no answer to initialize within {flag}{wait:?}; the last: {why}"))
+                    }
+                    Ok(other) => other,
                 });
             }
             std::thread::sleep(Duration::from_millis(200));
             if let Some(client) = self.client.as_mut() {
-                client.close();
-                let _ = client.open();
+                client.reconnect();
             }
         }
     }
@@ -599,24 +622,39 @@ impl McpTarget {
 
     /// A call whose error is not expected (`initialize`, `tools/list`): its result.
     fn rpc(&mut self, method: &str, params: Value, timeout: Duration, what: &str) -> Result<Value, TargetError> {
+        self.try_rpc(method, params, timeout, what).map_err(|error| match error {
+            Ok(error) => error,
+            Err(trouble) => self.broken(trouble),
+        })
+    }
+
+    /// [`McpTarget::rpc`], a call that got no usable response given back as its trouble, not
+    /// yet the error (nor the restart) it leads to.
+    fn try_rpc(
+        &mut self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+        what: &str,
+    ) -> Result<Value, Result<TargetError, Trouble>> {
         let Some(client) = self.client.as_mut() else {
-            return Err(TargetError::Broken("the MCP client was not set up".into()));
+            return Err(Ok(TargetError::Broken("the MCP client was not set up".into())));
         };
         match client.call(method, params, timeout) {
             Ok(Ok(result)) if result.is_object() => Ok(result),
-            Ok(Ok(result)) => Err(TargetError::Broken(format!(
+            Ok(Ok(result)) => Err(Ok(TargetError::Broken(format!(
                 "{what} is not an object: {}",
                 truncate(&result.to_string(), QUOTED_CHARS)
-            ))),
+            )))),
             Ok(Err(error)) => {
                 let data = error.data.map(|d| format!(" (data: {})", truncate(&d.to_string(), QUOTED_CHARS)));
-                Err(TargetError::Broken(format!(
+                Err(Ok(TargetError::Broken(format!(
                     "the server answered {method} with an error: {}{}",
                     truncate(&error.message, QUOTED_CHARS),
                     data.unwrap_or_default()
-                )))
+                ))))
             }
-            Err(trouble) => Err(self.broken(trouble)),
+            Err(trouble) => Err(Err(trouble)),
         }
     }
 
@@ -931,10 +969,23 @@ fn carries_problems(value: &Value) -> bool {
     value.as_object().is_some_and(|object| object.contains_key("problems"))
 }
 
+/// Where a gateway the harness starts on HTTP (`--mcp-gateway-http`) serves MCP, on its port.
+pub const GATEWAY_PATH: &str = "/mcp";
+
+/// A loopback port free a moment ago, for the bridge or gateway (`what`) the harness starts to
+/// listen on.
+fn free_port(what: &str) -> Result<u16, String> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .map_err(|e| format!("no loopback port is free for the {what}: {e}"))
+}
+
 /// The placeholders of a gateway's command line.
 pub const PLACEHOLDERS: [&str; 2] = ["{upstream_url}", "{upstream_cmd}"];
 
-/// The placeholders of an HTTP bridge's command line: a gateway's, and the port it is to listen on.
+/// The placeholders of the command line of an HTTP bridge or of a gateway on HTTP
+/// (`--mcp-gateway-http`): a gateway's, and the port it is to listen on.
 pub const BRIDGE_PLACEHOLDERS: [&str; 3] = ["{upstream_url}", "{upstream_cmd}", "{port}"];
 
 /// The first `{name}` (a name of ASCII letters, digits and `_`) in a gateway's command line
