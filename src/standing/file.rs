@@ -81,7 +81,6 @@ pub struct ImplementationEntry {
     pub tool_name: Option<String>,
 }
 
-
 /// The standing block.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct StandingEntry {
