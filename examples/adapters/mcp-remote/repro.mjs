@@ -2,7 +2,7 @@
 // the harness runs it: an upstream MCP server on Streamable HTTP on 127.0.0.1 that lists the tool with
 // its JSON Schema as registered and validates nothing, not even that the arguments are an object (a
 // bare JSON-RPC responder, as the harness's own upstream), mcp-remote started in front of it with its
-// state folder (MCP_REMOTE_CONFIG_DIR) in this folder's .mcp-auth rather than ~/.mcp-auth, and the
+// state folder (MCP_REMOTE_CONFIG_DIR) in this folder's node_modules/.mcp-auth rather than ~/.mcp-auth, and the
 // MCP TypeScript SDK's Client calling tools/call through mcp-remote over stdio. From this folder,
 // with its pins installed (npm ci): node repro.mjs
 import http from 'node:http';
@@ -51,7 +51,7 @@ const client = new Client({ name: 'repro-client', version: '1.0.0' });
 await client.connect(new StdioClientTransport({
     command: 'node_modules/.bin/mcp-remote',
     args: [url],
-    env: { ...getDefaultEnvironment(), MCP_REMOTE_CONFIG_DIR: '.mcp-auth' },
+    env: { ...getDefaultEnvironment(), MCP_REMOTE_CONFIG_DIR: 'node_modules/.mcp-auth' },
     stderr: 'ignore',
 }));
 try {
